@@ -1,0 +1,104 @@
+// tape.cpp - the chunked, thread-local tape of cgp_rt.
+//
+// Chunks are allocated once and kept: after a call has popped everything, the
+// next call reuses the same chunks, so a gradient called in a loop allocates
+// nothing once its tape has reached its largest size. Chunk sizes double from
+// 64 KiB up to 64 MiB so that a tape of any size needs few allocations.
+#include "cgp/runtime.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+namespace cgp {
+namespace rt {
+namespace {
+constexpr std::size_t kFirstChunkBytes = std::size_t(64) << 10;
+constexpr std::size_t kLargestChunkBytes = std::size_t(64) << 20;
+} // namespace
+
+void notePeakTapeBytes(std::size_t bytes); // stats.cpp
+
+Tape::~Tape() {
+  for (Chunk &chunk : chunks_)
+    std::free(chunk.data);
+}
+
+Tape &Tape::current() {
+  thread_local Tape tape;
+  return tape;
+}
+
+void Tape::nextChunk(std::size_t need) {
+  if (!chunks_.empty()) {
+    notePeak(); // before the move: bytes() must not count the top chunk twice
+    Chunk &top = chunks_[current_];
+    top.used = static_cast<std::size_t>(top_ - begin_);
+    bytesBelow_ += top.used;
+    ++current_;
+  }
+  // Reuse a kept chunk when it is large enough; otherwise put a new one in
+  // its place (a kept chunk that is too small is freed: it was never used
+  // for anything still on the tape).
+  if (current_ < chunks_.size() && chunks_[current_].capacity < need) {
+    std::free(chunks_[current_].data);
+    chunks_[current_] = Chunk{};
+  }
+  if (current_ >= chunks_.size() || chunks_[current_].data == nullptr) {
+    std::size_t capacity = chunks_.empty()
+                               ? kFirstChunkBytes
+                               : std::min(kLargestChunkBytes, chunks_.back().capacity * 2);
+    capacity = std::max(capacity, need);
+    Chunk fresh;
+    fresh.data = static_cast<unsigned char *>(std::malloc(capacity));
+    if (!fresh.data)
+      throw std::bad_alloc();
+    fresh.capacity = capacity;
+    ++allocations_;
+    if (current_ < chunks_.size())
+      chunks_[current_] = fresh;
+    else
+      chunks_.push_back(fresh);
+  }
+  Chunk &chunk = chunks_[current_];
+  chunk.used = 0;
+  begin_ = top_ = chunk.data;
+  end_ = chunk.data + chunk.capacity;
+}
+
+void Tape::previousChunk() {
+  // Only called when the top chunk is empty and a pop needs the chunk below.
+  // Chunks below may be empty too (a value too large for one went to the next
+  // chunk): skip them.
+  do {
+    if (current_ == 0 || chunks_.empty())
+      std::abort(); // a pop without a matching push: a bug in generated code
+    --current_;
+  } while (chunks_[current_].used == 0);
+  Chunk &chunk = chunks_[current_];
+  bytesBelow_ -= chunk.used;
+  begin_ = chunk.data;
+  top_ = chunk.data + chunk.used;
+  end_ = chunk.data + chunk.capacity;
+}
+
+void Tape::reportPeak(std::size_t now) { notePeakTapeBytes(now); }
+
+std::size_t Tape::capacityBytes() const {
+  std::size_t total = 0;
+  for (const Chunk &chunk : chunks_)
+    total += chunk.capacity;
+  return total;
+}
+
+void Tape::clear() {
+  if (chunks_.empty())
+    return;
+  current_ = 0;
+  bytesBelow_ = 0;
+  begin_ = top_ = chunks_[0].data;
+  end_ = chunks_[0].data + chunks_[0].capacity;
+}
+
+} // namespace rt
+} // namespace cgp

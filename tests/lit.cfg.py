@@ -1,0 +1,43 @@
+# lit configuration for cgp-ad's tests of generated code (tests/lit) and the
+# end-to-end numeric tests (tests/e2e). Every test runs the installed cgp-ad
+# (--param prefix=...), compiles what it wrote with the system compiler and
+# links it against the installed cgp_rt, as interface.md section 4 says.
+import os
+import lit.formats
+
+config.name = "cgp-ad"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["harness", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+
+params = lit_config.params
+prefix = params.get("prefix")
+if not prefix:
+    lit_config.fatal("run lit with --param prefix=<install prefix of cgp-ad>")
+config.test_exec_root = params.get("exec_root", os.path.join(prefix, "..", "lit-out"))
+
+cxx = params.get("cxx", "c++")
+llvm_tools = params.get("llvm_tools", "/usr/lib/llvm-19/bin")
+filecheck = params.get("filecheck", os.path.join(llvm_tools, "FileCheck"))
+here = os.path.dirname(os.path.abspath(__file__))
+
+cxxflags = "-std=c++17 -O2 -Wall -Wextra -I%s/include" % prefix
+ldflags = "-L%s/lib -lcgp_rt -lm" % prefix
+sanitize = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+
+config.substitutions.append(("%cgpad", os.path.join(prefix, "bin", "cgp-ad")))
+config.substitutions.append(("%cxxflags", cxxflags))
+config.substitutions.append(("%ldflags", ldflags))
+config.substitutions.append(("%sanitize", sanitize))
+config.substitutions.append(("%harness", "-I" + os.path.join(here, "e2e", "harness")))
+config.substitutions.append(("%cxx", cxx))
+config.substitutions.append(("%expect-exit", os.path.join(here, "utils", "expect-exit")))
+config.substitutions.append(("FileCheck", filecheck))
+config.substitutions.append(("%not", os.path.join(llvm_tools, "not")))
+
+# Sanitizer runs must not depend on the caller's environment.
+config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+for var in ("CGP_DEBUG", "CGP_STATS", "CGP_MEMORY_BUDGET", "CGP_PROFILE"):
+    config.environment.pop(var, None)

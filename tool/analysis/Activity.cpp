@@ -1,0 +1,373 @@
+//===- Activity.cpp - which values carry derivatives ----------------------===//
+//
+// Two dataflow passes over the structured IR: "varied" forward from the
+// inputs, "useful" backward from the outputs. Loops iterate to a fixpoint
+// (the sets only grow, so the last iteration leaves the final facts on every
+// statement of the body). Conditions never propagate either property.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/Activity.h"
+
+#include <cassert>
+
+namespace cgp {
+
+const StmtActivity &ActivityResult::at(const StmtRef &s) const {
+  static const StmtActivity none;
+  auto it = stmts.find(s.get());
+  return it == stmts.end() ? none : it->second;
+}
+
+ExprRef storedValue(const StmtRef &s) {
+  switch (s->assignOp) {
+  case AssignOp::Set: return s->value;
+  case AssignOp::Add: return binary(BinaryOp::Add, s->lhs, s->value);
+  case AssignOp::Sub: return binary(BinaryOp::Sub, s->lhs, s->value);
+  case AssignOp::Mul: return binary(BinaryOp::Mul, s->lhs, s->value);
+  case AssignOp::Div: return binary(BinaryOp::Div, s->lhs, s->value);
+  }
+  return s->value;
+}
+
+namespace {
+
+/// Visits the variables in differentiable positions of `e`.
+template <class Fn> void visitDiff(const ExprRef &e, Fn &&fn) {
+  if (!e->type.isFloating() && e->kind != ExprKind::Address)
+    return;
+  switch (e->kind) {
+  case ExprKind::VarRef:
+  case ExprKind::Index:
+  case ExprKind::Address:
+    fn(e->var);
+    return;
+  case ExprKind::Unary:
+    if (e->unaryOp == UnaryOp::Neg || e->unaryOp == UnaryOp::Plus)
+      visitDiff(e->operands[0], fn);
+    return;
+  case ExprKind::Binary:
+    if (!isPredicate(e->binaryOp) && e->binaryOp != BinaryOp::Rem) {
+      visitDiff(e->operands[0], fn);
+      visitDiff(e->operands[1], fn);
+    }
+    return;
+  case ExprKind::Select:
+    visitDiff(e->operands[1], fn);
+    visitDiff(e->operands[2], fn);
+    return;
+  case ExprKind::Cast:
+    if (e->operands[0]->type.isFloating())
+      visitDiff(e->operands[0], fn);
+    return;
+  case ExprKind::Math:
+  case ExprKind::Opaque:
+  case ExprKind::Call:
+    for (const ExprRef &op : e->operands)
+      visitDiff(op, fn);
+    return;
+  default:
+    return;
+  }
+}
+
+bool isCallStmt(const StmtRef &s) {
+  return (s->kind == StmtKind::Eval || s->kind == StmtKind::Assign) && s->value &&
+         s->value->kind == ExprKind::Call;
+}
+
+class ActivityAnalysis {
+public:
+  ActivityAnalysis(Summaries &summaries, ActivityResult &out) : sums_(summaries), out_(out) {}
+
+  VarSet forward(const StmtRef &s, VarSet v) {
+    if (!s)
+      return v;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (const StmtRef &c : s->stmts)
+        v = forward(c, v);
+      return v;
+    case StmtKind::Decl:
+      return v; // after hoisting, only a counted index: never floating
+    case StmtKind::Assign:
+    case StmtKind::Eval: {
+      out_.stmts[s.get()].variedBefore = v;
+      if (isCallStmt(s))
+        return forwardCall(s, v);
+      Var *x = s->lhs->var;
+      bool varied = x->isFloating() && exprVaried(storedValue(s), v);
+      if (x->isScalar()) {
+        if (varied)
+          v.insert(x);
+        else
+          v.erase(x);
+      } else if (varied) {
+        v.insert(x);
+      }
+      return v;
+    }
+    case StmtKind::If: {
+      VarSet a = forward(s->body, v);
+      VarSet b = forward(s->elseBody, v);
+      a.insert(b.begin(), b.end());
+      return a;
+    }
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::DoWhile: {
+      if (s->init)
+        v = forward(s->init, v);
+      VarSet head = v;
+      while (true) {
+        VarSet end = forward(s->body, head);
+        end = forward(s->step, end);
+        end.insert(v.begin(), v.end());
+        if (end == head)
+          break;
+        head = end;
+      }
+      return head;
+    }
+    default:
+      return v;
+    }
+  }
+
+  VarSet backward(const StmtRef &s, VarSet u) {
+    if (!s)
+      return u;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (auto it = s->stmts.rbegin(); it != s->stmts.rend(); ++it)
+        u = backward(*it, u);
+      return u;
+    case StmtKind::Assign:
+    case StmtKind::Eval: {
+      out_.stmts[s.get()].usefulAfter = u;
+      if (isCallStmt(s))
+        return backwardCall(s, u);
+      Var *x = s->lhs->var;
+      bool useful = u.count(x) != 0;
+      if (x->isScalar())
+        u.erase(x);
+      if (useful)
+        diffVars(storedValue(s), u);
+      return u;
+    }
+    case StmtKind::If: {
+      VarSet a = backward(s->body, u);
+      VarSet b = backward(s->elseBody, u);
+      a.insert(b.begin(), b.end());
+      return a;
+    }
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::DoWhile: {
+      // `tail` is what is useful at the end of an iteration: after the loop,
+      // or at the head of the next iteration.
+      VarSet tail = u, head;
+      while (true) {
+        head = backward(s->body, backward(s->step, tail));
+        VarSet next = u;
+        next.insert(head.begin(), head.end());
+        if (next == tail)
+          break;
+        tail = next;
+      }
+      VarSet before = u;
+      if (s->kind == StmtKind::DoWhile)
+        before = head; // the body runs at least once
+      else
+        before.insert(head.begin(), head.end());
+      return backward(s->init, before);
+    }
+    default:
+      return u;
+    }
+  }
+
+private:
+  VarSet forwardCall(const StmtRef &s, VarSet v) {
+    const ExprRef &c = s->value;
+    const FunctionSummary &sum = sums_.of(c->callee);
+    bool inputsVaried = false;
+    for (size_t i = 0; i < c->operands.size(); ++i) {
+      const ExprRef &arg = c->operands[i];
+      if (arg->kind == ExprKind::Address)
+        inputsVaried |= arg->var->isFloating() && v.count(arg->var) && sum.readsParam[i];
+      else
+        inputsVaried |= exprVaried(arg, v);
+    }
+    if (inputsVaried)
+      for (size_t i = 0; i < c->operands.size(); ++i) {
+        const ExprRef &arg = c->operands[i];
+        if (arg->kind == ExprKind::Address && sum.writesParam[i] && arg->var->isFloating())
+          v.insert(arg->var);
+      }
+    if (s->kind == StmtKind::Assign) {
+      Var *x = s->lhs->var;
+      if (inputsVaried && x->isFloating())
+        v.insert(x);
+      else if (x->isScalar())
+        v.erase(x);
+    }
+    return v;
+  }
+
+  VarSet backwardCall(const StmtRef &s, VarSet u) {
+    const ExprRef &c = s->value;
+    const FunctionSummary &sum = sums_.of(c->callee);
+    bool outUseful = false;
+    if (s->kind == StmtKind::Assign) {
+      Var *x = s->lhs->var;
+      outUseful = x->isFloating() && u.count(x);
+      if (x->isScalar())
+        u.erase(x);
+    }
+    for (size_t i = 0; i < c->operands.size(); ++i) {
+      const ExprRef &arg = c->operands[i];
+      if (arg->kind == ExprKind::Address && sum.writesParam[i] && arg->var->isFloating() &&
+          u.count(arg->var))
+        outUseful = true;
+    }
+    if (!outUseful)
+      return u;
+    for (size_t i = 0; i < c->operands.size(); ++i) {
+      const ExprRef &arg = c->operands[i];
+      if (arg->kind == ExprKind::Address) {
+        if (arg->var->isFloating() && sum.readsParam[i])
+          u.insert(arg->var);
+      } else {
+        diffVars(arg, u);
+      }
+    }
+    return u;
+  }
+
+  Summaries &sums_;
+  ActivityResult &out_;
+};
+
+} // namespace
+
+bool exprVaried(const ExprRef &e, const VarSet &varied) {
+  bool found = false;
+  visitDiff(e, [&](Var *v) {
+    if (varied.count(v))
+      found = true;
+  });
+  return found;
+}
+
+void diffVars(const ExprRef &e, VarSet &out) {
+  visitDiff(e, [&](Var *v) {
+    if (v->isFloating())
+      out.insert(v);
+  });
+}
+
+CallActivity callActivity(const StmtRef &s, const ExprRef &c, const StmtActivity &facts,
+                          Summaries &summaries) {
+  const FunctionSummary &sum = summaries.of(c->callee);
+  const VarSet &v = facts.variedBefore;
+  const VarSet &u = facts.usefulAfter;
+  CallActivity result;
+  result.argActive.assign(c->operands.size(), false);
+  bool inputsVaried = false, writesUseful = false;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    const ExprRef &arg = c->operands[i];
+    if (arg->kind == ExprKind::Address) {
+      bool floating = arg->var->isFloating();
+      inputsVaried |= floating && v.count(arg->var) && sum.readsParam[i];
+      writesUseful |= floating && sum.writesParam[i] && u.count(arg->var);
+    } else {
+      inputsVaried |= exprVaried(arg, v);
+    }
+  }
+  bool resultUseful = s->kind == StmtKind::Assign && s->lhs->var->isFloating() &&
+                      u.count(s->lhs->var);
+  // A call that overwrites useful memory is active even without varied
+  // inputs: the adjoints of what it overwrites must be cleared.
+  result.active = writesUseful || (inputsVaried && resultUseful);
+  if (!result.active)
+    return result;
+  result.resultActive = resultUseful;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    const ExprRef &arg = c->operands[i];
+    if (arg->kind == ExprKind::Address) {
+      bool floating = arg->var->isFloating();
+      result.argActive[i] = floating && ((v.count(arg->var) && sum.readsParam[i]) ||
+                                         (sum.writesParam[i] && u.count(arg->var)));
+    } else {
+      result.argActive[i] = exprVaried(arg, v);
+    }
+  }
+  return result;
+}
+
+ActivityResult analyzeActivity(const Function &f, const ActivitySeeds &seeds,
+                               Summaries &summaries) {
+  ActivityResult result;
+  ActivityAnalysis analysis(summaries, result);
+  analysis.forward(f.body, seeds.varied);
+  analysis.backward(f.body, seeds.useful);
+
+  // Decide activity per statement, and which variables need adjoints.
+  for (Var *v : seeds.varied)
+    result.withAdjoint.insert(v);
+  for (Var *v : seeds.useful)
+    result.withAdjoint.insert(v);
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind != StmtKind::Assign && s->kind != StmtKind::Eval)
+      return;
+    StmtActivity &facts = result.stmts[s.get()];
+    if (isCallStmt(s)) {
+      CallActivity ca = callActivity(s, s->value, facts, summaries);
+      facts.active = ca.active;
+      if (!ca.active)
+        return;
+      if (ca.resultActive)
+        result.withAdjoint.insert(s->lhs->var);
+      for (size_t i = 0; i < ca.argActive.size(); ++i) {
+        if (!ca.argActive[i])
+          continue;
+        const ExprRef &arg = s->value->operands[i];
+        if (arg->kind == ExprKind::Address) {
+          result.withAdjoint.insert(arg->var);
+          continue;
+        }
+        VarSet vars;
+        diffVars(arg, vars);
+        for (Var *x : vars)
+          if (facts.variedBefore.count(x))
+            result.withAdjoint.insert(x);
+      }
+      return;
+    }
+    Var *x = s->lhs->var;
+    if (!x->isFloating())
+      return;
+    ExprRef stored = storedValue(s);
+    facts.active = facts.usefulAfter.count(x) && exprVaried(stored, facts.variedBefore);
+    if (!facts.active)
+      return;
+    result.withAdjoint.insert(x);
+    VarSet vars;
+    diffVars(stored, vars);
+    for (Var *y : vars)
+      if (facts.variedBefore.count(y))
+        result.withAdjoint.insert(y);
+  });
+  // Overwrites of variables with adjoints by values without derivatives.
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind != StmtKind::Assign)
+      return;
+    StmtActivity &facts = result.stmts[s.get()];
+    Var *x = s->lhs->var;
+    facts.reset = !facts.active && x->isFloating() && result.withAdjoint.count(x) &&
+                  facts.usefulAfter.count(x);
+  });
+  return result;
+}
+
+} // namespace cgp

@@ -1,0 +1,113 @@
+//===- ToBeRecorded.cpp - which overwritten values go on the tape ---------===//
+//
+// A forward dataflow pass over the set R of variables "required" by the
+// reverse sweep of the statements executed so far. At an overwrite of x
+// with x in R, x is pushed. A scalar leaves R after its overwrite (the new
+// value is needed only if a later statement reads it, which puts it back);
+// an array stays (only one element changed). The index of a counted loop is
+// never pushed: the reverse loop recomputes it.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/ToBeRecorded.h"
+
+namespace cgp {
+namespace {
+
+class TbrAnalysis {
+public:
+  TbrAnalysis(const std::map<const StmtNode *, VarSet> &reads, Summaries &sums, TbrResult &out)
+      : reads_(reads), sums_(sums), out_(out) {}
+
+  VarSet forward(const StmtRef &s, VarSet r) {
+    if (!s)
+      return r;
+    switch (s->kind) {
+    case StmtKind::Block:
+      for (const StmtRef &c : s->stmts)
+        r = forward(c, r);
+      return r;
+    case StmtKind::Assign:
+    case StmtKind::Eval: {
+      auto it = reads_.find(s.get());
+      if (it != reads_.end())
+        r.insert(it->second.begin(), it->second.end());
+      if (s->value && s->value->kind == ExprKind::Call) {
+        const ExprRef &c = s->value;
+        const FunctionSummary &sum = sums_.of(c->callee);
+        std::vector<bool> keeps(c->operands.size(), false);
+        for (size_t i = 0; i < c->operands.size(); ++i) {
+          const ExprRef &arg = c->operands[i];
+          if (arg->kind == ExprKind::Address && sum.writesParam[i] && r.count(arg->var)) {
+            keeps[i] = true;
+            collectVars(arg->operands[0], scratch_);
+          }
+        }
+        out_.callKeeps[s.get()] = keeps;
+        r.insert(scratch_.begin(), scratch_.end());
+        scratch_.clear();
+      }
+      if (s->kind == StmtKind::Assign) {
+        Var *x = s->lhs->var;
+        bool push = r.count(x) != 0;
+        if (push) {
+          out_.pushes.insert(s.get());
+          for (const ExprRef &i : s->lhs->operands)
+            collectVars(i, scratch_);
+          r.insert(scratch_.begin(), scratch_.end());
+          scratch_.clear();
+        } else {
+          out_.pushes.erase(s.get());
+        }
+        if (x->isScalar())
+          r.erase(x);
+      }
+      return r;
+    }
+    case StmtKind::If: {
+      VarSet a = forward(s->body, r);
+      VarSet b = forward(s->elseBody, r);
+      a.insert(b.begin(), b.end());
+      return a;
+    }
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::DoWhile: {
+      bool counted = s->kind == StmtKind::For && s->counted.index;
+      if (s->init && !(counted && s->init->kind == StmtKind::Decl))
+        r = forward(s->init, r);
+      VarSet head = r;
+      while (true) {
+        VarSet end = forward(s->body, head);
+        if (!counted)
+          end = forward(s->step, end);
+        end.insert(r.begin(), r.end());
+        if (end == head)
+          break;
+        head = end;
+      }
+      return head;
+    }
+    default:
+      return r;
+    }
+  }
+
+private:
+  const std::map<const StmtNode *, VarSet> &reads_;
+  Summaries &sums_;
+  TbrResult &out_;
+  std::vector<Var *> scratch_;
+};
+
+} // namespace
+
+TbrResult analyzeToBeRecorded(const Function &f,
+                              const std::map<const StmtNode *, VarSet> &reads,
+                              const VarSet &neededAtEntry, Summaries &summaries) {
+  TbrResult result;
+  TbrAnalysis analysis(reads, summaries, result);
+  result.neededAtExit = analysis.forward(f.body, neededAtEntry);
+  return result;
+}
+
+} // namespace cgp

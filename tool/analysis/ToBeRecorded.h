@@ -1,0 +1,47 @@
+//===- ToBeRecorded.h - which overwritten values go on the tape -*- C++ -*-===//
+//
+// The reverse sweep reads values of the forward sweep (operands of
+// nonlinear operations, indices). Each pop of the reverse sweep restores an
+// overwritten value into its variable, so at every statement of the reverse
+// sweep the variables hold what they held at that statement in the forward
+// sweep - for the variables that matter. A value must go on the tape only
+// when a statement overwrites it and the reverse sweep of an earlier
+// statement reads it ("to be recorded", as in Tapenade). Values never
+// overwritten after their use stay off the tape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_ANALYSIS_TOBERECORDED_H
+#define CGP_ANALYSIS_TOBERECORDED_H
+
+#include "analysis/Activity.h"
+#include "analysis/Summaries.h"
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace cgp {
+
+struct TbrResult {
+  /// Assignments whose old value is pushed before they overwrite it.
+  std::set<const StmtNode *> pushes;
+  /// For each call: the pointer arguments whose overwritten elements the
+  /// callee must push (the caller's reverse sweep reads them).
+  std::map<const StmtNode *, std::vector<bool>> callKeeps;
+  /// Variables the reverse sweep reads that hold at the end of the function
+  /// the value it needs (a helper pushes them at exit).
+  VarSet neededAtExit;
+
+  bool pushes_(const StmtRef &s) const { return pushes.count(s.get()) != 0; }
+};
+
+/// `reads` gives, for each statement, the variables its reverse code reads.
+/// `neededAtEntry` are variables whose overwrites must always be recorded
+/// (pointer parameters whose caller needs their old values).
+TbrResult analyzeToBeRecorded(const Function &f,
+                              const std::map<const StmtNode *, VarSet> &reads,
+                              const VarSet &neededAtEntry, Summaries &summaries);
+
+} // namespace cgp
+
+#endif // CGP_ANALYSIS_TOBERECORDED_H

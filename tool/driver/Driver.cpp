@@ -1,0 +1,209 @@
+//===- Driver.cpp - one run of cgp-ad over its input files ----------------===//
+//
+// Each input is parsed with `-D__CGP_AD__=1` (so CGP_GRAD becomes an
+// attribute), cgp-ad's own include folder and Clang's builtin headers, so
+// the tool works from the build tree and once installed without being told
+// where they are. Outputs of all inputs are kept in memory and written only
+// when every input succeeded: a failing run leaves earlier outputs alone.
+//
+//===----------------------------------------------------------------------===//
+#include "driver/Driver.h"
+
+#include "emit/Emitter.h"
+#include "emit/OutputFiles.h"
+#include "frontend/Diagnoser.h"
+#include "frontend/KernelFinder.h"
+#include "frontend/Lowering.h"
+#include "transform/Reverse.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+namespace cgp {
+
+const char *toolVersion() { return CGP_AD_VERSION; }
+
+namespace {
+
+struct Outputs {
+  std::map<std::string, std::string> files; // path -> contents
+  bool failed = false;
+};
+
+std::string outputPath(const std::string &dir, const std::string &input, const std::string &tail) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, llvm::sys::path::stem(input) + tail);
+  return std::string(path);
+}
+
+/// Reports an error found after lowering, at the source position it names.
+void reportAt(Diagnoser &diag, clang::SourceManager &sm, const TransformError &e) {
+  clang::SourceLocation loc;
+  if (!e.pos.file.empty())
+    if (auto file = sm.getFileManager().getOptionalFileRef(e.pos.file))
+      loc = sm.translateFileLineCol(*file, e.pos.line, e.pos.column);
+  diag.error(loc, e.message);
+}
+
+class KernelConsumer : public clang::ASTConsumer {
+public:
+  KernelConsumer(clang::CompilerInstance &ci, std::string input, const DriverOptions &options,
+                 Outputs &outputs)
+      : ci_(ci), input_(std::move(input)), options_(options), outputs_(outputs) {}
+
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    clang::DiagnosticsEngine &engine = ci_.getDiagnostics();
+    if (engine.hasErrorOccurred())
+      return; // Clang already reported the input's own errors
+    Diagnoser diag(engine);
+    Module module;
+    Lowering lowering(ctx, diag, module);
+    ReverseMode reverse(module);
+    GeneratedCode code;
+    for (const KernelRequest &request : findKernels(ctx, diag)) {
+      Function *kernel = lowering.lowerKernel(request);
+      if (!kernel)
+        continue;
+      if (!reverse.differentiate(*kernel, code))
+        for (const TransformError &e : reverse.errors())
+          reportAt(diag, ctx.getSourceManager(), e);
+    }
+    if (diag.hasErrors())
+      return;
+    clang::SourceManager &sm = ctx.getSourceManager();
+    EmitInput in;
+    in.inputPath = input_;
+    in.inputText = sm.getBufferData(sm.getMainFileID()).str();
+    in.outputDir = options_.outputDir;
+    std::string ext = llvm::sys::path::extension(input_).str();
+    in.sourceName = llvm::sys::path::stem(input_).str() + ".cgp" + ext;
+    in.headerName = llvm::sys::path::stem(input_).str() + ".cgp.h";
+    in.toolVersion = toolVersion();
+    EmitOutput out = emitTranslationUnit(in, code);
+    outputs_.files[outputPath(options_.outputDir, input_, ".cgp" + ext)] = out.source;
+    outputs_.files[outputPath(options_.outputDir, input_, ".cgp.h")] = out.header;
+  }
+
+private:
+  clang::CompilerInstance &ci_;
+  std::string input_;
+  const DriverOptions &options_;
+  Outputs &outputs_;
+};
+
+class KernelAction : public clang::ASTFrontendAction {
+public:
+  KernelAction(const DriverOptions &options, Outputs &outputs)
+      : options_(options), outputs_(outputs) {}
+
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci,
+                                                        llvm::StringRef file) override {
+    return std::make_unique<KernelConsumer>(ci, file.str(), options_, outputs_);
+  }
+
+  void EndSourceFileAction() override {
+    if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
+      outputs_.failed = true;
+  }
+
+private:
+  const DriverOptions &options_;
+  Outputs &outputs_;
+};
+
+class KernelActionFactory : public clang::tooling::FrontendActionFactory {
+public:
+  KernelActionFactory(const DriverOptions &options, Outputs &outputs)
+      : options_(options), outputs_(outputs) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<KernelAction>(options_, outputs_);
+  }
+
+private:
+  const DriverOptions &options_;
+  Outputs &outputs_;
+};
+
+bool exists(const std::string &path) { return llvm::sys::fs::exists(path); }
+
+/// cgp-ad's own headers: beside the installed tool, else in the source tree.
+std::string includeDir(const std::string &exe) {
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "include");
+  if (exists(std::string(installed) + "/cgp/cgp.h"))
+    return std::string(installed);
+  return CGP_AD_SOURCE_INCLUDE_DIR;
+}
+
+} // namespace
+
+int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<std::string> &files,
+              const DriverOptions &options) {
+  std::vector<std::string> inputs;
+  std::map<std::string, std::string> seenStems;
+  for (const std::string &f : files) {
+    if (!exists(f) || llvm::sys::fs::is_directory(f)) {
+      llvm::errs() << "cgp-ad: error: no such file: '" << f << "'\n";
+      return 1;
+    }
+    std::string ext = llvm::sys::path::extension(f).str();
+    if (ext != ".cpp" && ext != ".cc" && ext != ".cxx" && ext != ".cu") {
+      llvm::errs() << "cgp-ad: error: '" << f
+                   << "' is not a C++ or CUDA source (.cpp, .cc, .cxx, .cu)\n";
+      return 1;
+    }
+    if (ext == ".cu") {
+      llvm::errs() << "cgp-ad: error: '" << f << "': CUDA sources are not supported yet\n";
+      return 1;
+    }
+    std::string stem = llvm::sys::path::stem(f).str() + ext;
+    if (seenStems.count(stem)) {
+      llvm::errs() << "cgp-ad: error: '" << f << "' and '" << seenStems[stem]
+                   << "' would write the same outputs; run them with different -o folders\n";
+      return 1;
+    }
+    seenStems[stem] = f;
+    llvm::SmallString<256> absolute(f);
+    llvm::sys::fs::make_absolute(absolute);
+    inputs.push_back(std::string(absolute));
+  }
+
+  clang::tooling::ClangTool tool(db, inputs);
+  std::vector<std::string> extra = {"-D__CGP_AD__=1", "-I" + includeDir(options.executablePath)};
+  if (exists(CGP_AD_CLANG_RESOURCE_DIR))
+    extra.push_back("-resource-dir=" CGP_AD_CLANG_RESOURCE_DIR);
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      extra, clang::tooling::ArgumentInsertPosition::END));
+
+  Outputs outputs;
+  KernelActionFactory factory(options, outputs);
+  int status = tool.run(&factory);
+  if (status != 0 || outputs.failed)
+    return 1;
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir)) {
+    llvm::errs() << "cgp-ad: error: cannot create the output folder '" << options.outputDir
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+  for (const auto &[path, contents] : outputs.files) {
+    bool changed = false;
+    if (llvm::Error e = writeFileIfChanged(path, contents, changed)) {
+      llvm::errs() << "cgp-ad: error: " << llvm::toString(std::move(e)) << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace cgp

@@ -1,0 +1,33 @@
+//===- Driver.h - one run of cgp-ad over its input files ---------*- C++ -*-===//
+//
+// Parses each input with Clang (LibTooling), finds its kernels, lowers,
+// differentiates and prints them, and writes the outputs only if every
+// input succeeded. The command line itself is read in main.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_DRIVER_DRIVER_H
+#define CGP_DRIVER_DRIVER_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+struct DriverOptions {
+  std::string outputDir = ".";
+  std::string strategy = "cgp";
+  std::string executablePath; // to find the installed include/ folder
+};
+
+/// Exit status of the tool: 0 success, 1 errors in the input.
+int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<std::string> &files,
+              const DriverOptions &options);
+
+/// The tool's version string ("0.1.0").
+const char *toolVersion();
+
+} // namespace cgp
+
+#endif // CGP_DRIVER_DRIVER_H

@@ -1,0 +1,220 @@
+//===- Emitter.cpp - generated functions to C++ text ----------------------===//
+//
+// Names: each function gets its own namer, which keeps the user's names
+// and adds a numeric suffix only when two variables of one function would
+// otherwise share a name (a local hoisted out of two scopes, say).
+//
+//===----------------------------------------------------------------------===//
+#include "emit/Emitter.h"
+
+#include "ir/Printer.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Format/Format.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace cgp {
+namespace {
+
+const std::set<std::string> &reservedNames() {
+  static const std::set<std::string> names = {
+      "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
+      "class", "const", "constexpr", "continue", "default", "delete", "do", "double", "else",
+      "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+      "int", "long", "mutable", "namespace", "new", "not", "operator", "or", "private",
+      "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
+      "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "cgp", "cgp_tape",
+      "std"};
+  return names;
+}
+
+/// Unique names for the variables of one function.
+class FunctionNamer : public Namer {
+public:
+  explicit FunctionNamer(const Function &f) {
+    for (Var *p : f.params)
+      claim(p);
+    forEachStmt(f.body, [&](const StmtRef &s) {
+      if (s->var)
+        claim(s->var);
+      for (const ExprRef &e : ownExprs(s))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->var)
+            claim(x->var);
+        });
+    });
+  }
+
+  std::string name(const Var *v) const override {
+    if (v->origin == Var::Global)
+      return Namer::name(v);
+    auto it = names_.find(v);
+    return it == names_.end() ? v->name : it->second;
+  }
+
+private:
+  void claim(const Var *v) {
+    if (v->origin == Var::Global || names_.count(v))
+      return;
+    std::string base = v->name.empty() ? "v" : v->name;
+    std::string candidate = base;
+    for (int n = 1; taken_.count(candidate) || reservedNames().count(candidate); ++n)
+      candidate = base + "_" + std::to_string(n);
+    taken_.insert(candidate);
+    names_[v] = candidate;
+  }
+
+  std::map<const Var *, std::string> names_;
+  std::set<std::string> taken_;
+};
+
+std::string signature(const Function &f, const Printer &p, bool definition) {
+  std::string s;
+  if (f.isStatic)
+    s += "static ";
+  if (f.isInline)
+    s += "inline ";
+  s += f.returnType.spelling + " " + f.name + "(";
+  for (size_t i = 0; i < f.params.size(); ++i)
+    s += (i ? ", " : "") + p.declarator(f.params[i]);
+  s += ")";
+  (void)definition;
+  return s;
+}
+
+std::string openNamespaces(const Function &f) {
+  std::string s;
+  for (const std::string &ns : f.namespaces)
+    s += ns.empty() ? "namespace {\n" : "namespace " + ns + " {\n";
+  return s;
+}
+
+std::string closeNamespaces(const Function &f) {
+  std::string s;
+  for (size_t i = f.namespaces.size(); i-- > 0;)
+    s += "} // namespace " + (f.namespaces[i].empty() ? std::string() : f.namespaces[i]) + "\n";
+  return s;
+}
+
+/// The input with quoted includes that resolve next to it rewritten to
+/// reach the same files from the output folder.
+std::string relocateIncludes(const std::string &text, const std::string &inputPath,
+                             const std::string &outputDir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path inputDir = fs::absolute(fs::path(inputPath), ec).parent_path();
+  fs::path outDir = fs::absolute(fs::path(outputDir), ec);
+  std::regex include(R"(^(\s*#\s*include\s*)\"([^\"]+)\")");
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, include)) {
+      fs::path target = inputDir / m[2].str();
+      if (fs::exists(target, ec)) {
+        fs::path rel = fs::relative(fs::weakly_canonical(target, ec), fs::weakly_canonical(outDir, ec), ec);
+        std::string spelled = (ec || rel.empty()) ? fs::weakly_canonical(target, ec).string()
+                                                  : rel.generic_string();
+        line = m[1].str() + "\"" + spelled + "\"" + m.suffix().str();
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+std::string printDefinition(const Function &f) {
+  FunctionNamer namer(f);
+  Printer p(namer);
+  std::string s = signature(f, p, true) + " ";
+  std::string body = p.stmt(f.body, 0);
+  if (body.empty())
+    body = "{}\n";
+  return s + body;
+}
+
+std::string printDeclaration(const Function &f) {
+  FunctionNamer namer(f);
+  Printer p(namer);
+  return openNamespaces(f) + signature(f, p, false) + ";\n" + closeNamespaces(f);
+}
+
+std::string formatCode(const std::string &code) {
+  clang::format::FormatStyle style = clang::format::getLLVMStyle();
+  style.ColumnLimit = 100;
+  style.FixNamespaceComments = false;
+  std::vector<clang::tooling::Range> ranges{clang::tooling::Range(0, code.size())};
+  clang::tooling::Replacements fixes = clang::format::reformat(style, code, ranges, "<generated>");
+  auto formatted = clang::tooling::applyAllReplacements(code, fixes);
+  if (!formatted) {
+    llvm::consumeError(formatted.takeError());
+    return code;
+  }
+  return *formatted;
+}
+
+EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
+  EmitOutput out;
+  std::string inputName = llvm::sys::path::filename(in.inputPath).str();
+  std::string guard = "CGP_GENERATED_";
+  for (char c : in.headerName)
+    guard += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+
+  // The header: the gradients callers in other files may call.
+  std::string header = "// " + in.headerName + " - generated by cgp-ad " + in.toolVersion +
+                       " from " + inputName + ". Do not edit.\n" +
+                       "// Declarations of the gradients of the kernels marked in " + inputName +
+                       ".\n#ifndef " + guard + "\n#define " + guard + "\n\n";
+  std::string decls;
+  for (const auto &[g, kernel] : code.gradients) {
+    if (g->isStatic || (!g->namespaces.empty() && std::count(g->namespaces.begin(), g->namespaces.end(), "")))
+      continue; // internal linkage: not callable from other files
+    decls += "// Gradient of '" + kernel->name + "'.\n" + printDeclaration(*g);
+  }
+  header += formatCode(decls) + "\n#endif // " + guard + "\n";
+  out.header = header;
+
+  // The translation unit.
+  std::string generated;
+  for (const Function *f : code.functions) {
+    generated += "\n" + openNamespaces(*f) + printDefinition(*f) + closeNamespaces(*f);
+  }
+  std::string prologue;
+  for (const auto &[g, kernel] : code.gradients) {
+    bool builtinTypes = true; // user types are not declared yet up there
+    for (const Var *p : g->params)
+      builtinTypes &= p->elem.spelling.rfind("::", 0) != 0;
+    if (builtinTypes && g->returnType.spelling.rfind("::", 0) != 0)
+      prologue += printDeclaration(*g);
+  }
+
+  std::string src = "// " + in.sourceName + " - generated by cgp-ad " + in.toolVersion + " from " +
+                    inputName + ". Do not edit.\n"
+                    "// The code of " + inputName +
+                    ", then the gradients of its marked kernels.\n\n"
+                    "// Declarations of the gradients, so that the code below may call them.\n" +
+                    formatCode(prologue) + "\n";
+  std::string userCode = relocateIncludes(in.inputText, in.inputPath, in.outputDir);
+  src += "#line 1 \"" + in.inputPath + "\"\n" + userCode;
+  if (!userCode.empty() && userCode.back() != '\n')
+    src += "\n";
+  size_t line = std::count(src.begin(), src.end(), '\n') + 2;
+  src += "#line " + std::to_string(line) + " \"" + in.sourceName + "\"\n";
+  src += "\n// ---- generated by cgp-ad: the gradients ----\n#include <cgp/runtime.h>\n";
+  src += formatCode(generated);
+  out.source = src;
+  return out;
+}
+
+} // namespace cgp

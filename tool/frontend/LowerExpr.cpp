@@ -1,0 +1,447 @@
+//===- LowerExpr.cpp - expressions to the IR ------------------------------===//
+//
+// Expressions keep every conversion Clang made explicit in the AST as IR
+// casts (marked implicit when the user did not write them), so that the
+// generated forward sweep computes bit for bit what the user's code does.
+// Math functions of <cmath> become IR math nodes with known derivatives;
+// std::min and std::max become selects (the way libstdc++ defines them);
+// calls of functions with visible bodies become calls of lowered helpers.
+// Pointers exist only as call arguments (`p`, `p + k`, `&a[i]`, `a[i]` of a
+// 2-D array): anything else a pointer could do is refused.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "frontend/TypeMapping.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+#include <map>
+
+namespace cgp {
+namespace {
+
+struct MathEntry {
+  MathFn fn;
+  bool floatOnly; // the `f` suffixed C name
+};
+
+const std::map<std::string, MathEntry> &mathTable() {
+  static const std::map<std::string, MathEntry> table = [] {
+    std::map<std::string, MathEntry> t;
+    const std::pair<const char *, MathFn> names[] = {
+        {"sqrt", MathFn::Sqrt},   {"exp", MathFn::Exp},     {"log", MathFn::Log},
+        {"log1p", MathFn::Log1p}, {"expm1", MathFn::Expm1}, {"sin", MathFn::Sin},
+        {"cos", MathFn::Cos},     {"tan", MathFn::Tan},     {"tanh", MathFn::Tanh},
+        {"atan", MathFn::Atan},   {"atan2", MathFn::Atan2}, {"pow", MathFn::Pow},
+        {"hypot", MathFn::Hypot}, {"cbrt", MathFn::Cbrt},   {"fabs", MathFn::Fabs},
+        {"fmin", MathFn::Fmin},   {"fmax", MathFn::Fmax},
+    };
+    for (auto &[name, fn] : names) {
+      t[name] = {fn, false};
+      t[std::string(name) + "f"] = {fn, true};
+    }
+    t["abs"] = {MathFn::Fabs, false}; // std::abs on floating values only
+    return t;
+  }();
+  return table;
+}
+
+bool inStdOrGlobal(const clang::FunctionDecl *fd) {
+  const clang::DeclContext *dc = fd->getDeclContext()->getRedeclContext();
+  if (dc->isTranslationUnit())
+    return true;
+  if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
+    return ns->getName() == "std" || ns->getName() == "__gnu_cxx" ||
+           ns->getName() == "__1";
+  return dc->isExternCContext();
+}
+
+} // namespace
+
+ExprRef Lowering::convert(ExprRef e, const ScalarType &to) {
+  if (e->type == to)
+    return e;
+  return cast(to, std::move(e), /*implicit=*/true);
+}
+
+Var *Lowering::varFor(const clang::VarDecl *vd, clang::SourceLocation use) {
+  auto it = vars_.find(vd);
+  if (it != vars_.end())
+    return it->second;
+  if (vd->hasGlobalStorage() && !vd->isStaticLocal()) {
+    clang::QualType t = vd->getType();
+    bool isConst = t.isConstQualified() || vd->isConstexpr() ||
+                   (t->isArrayType() && ctx_.getAsArrayType(t)->getElementType().isConstQualified());
+    if (!isConst)
+      unsupported(use, "reads the global variable '" + vd->getNameAsString() +
+                           "', which is not const; only constant globals are supported");
+    Var v;
+    std::string problem = describeVarType(t, ctx_, v);
+    if (!problem.empty())
+      unsupported(use, "global '" + vd->getNameAsString() + "': " + problem);
+    if (v.isPointer())
+      unsupported(use, "global pointers such as '" + vd->getNameAsString() + "' are not supported");
+    v.name = vd->getNameAsString();
+    v.qualifiedName = globalName(vd);
+    v.origin = Var::Global;
+    v.isConst = true;
+    v.pos = position(vd->getLocation());
+    Var *var = module_.newVar(v);
+    vars_[vd] = var;
+    return var;
+  }
+  unsupported(use, "uses '" + vd->getNameAsString() + "', which cgp-ad cannot see here");
+}
+
+ExprRef Lowering::lowerExpr(const clang::Expr *e) {
+  e = e->IgnoreParens();
+  switch (e->getStmtClass()) {
+  case clang::Stmt::IntegerLiteralClass:
+    return intLit(llvm::cast<clang::IntegerLiteral>(e)->getValue().getSExtValue(),
+                  scalarType(e->getType(), e->getBeginLoc()));
+  case clang::Stmt::CharacterLiteralClass:
+    return intLit(llvm::cast<clang::CharacterLiteral>(e)->getValue(),
+                  scalarType(e->getType(), e->getBeginLoc()));
+  case clang::Stmt::CXXBoolLiteralExprClass:
+    return boolLit(llvm::cast<clang::CXXBoolLiteralExpr>(e)->getValue());
+  case clang::Stmt::FloatingLiteralClass: {
+    const auto *fl = llvm::cast<clang::FloatingLiteral>(e);
+    ScalarType t = scalarType(e->getType(), e->getBeginLoc());
+    std::string spelling;
+    if (!e->getBeginLoc().isMacroID()) {
+      spelling = clang::Lexer::getSourceText(
+                     clang::CharSourceRange::getTokenRange(e->getSourceRange()),
+                     ctx_.getSourceManager(), ctx_.getLangOpts())
+                     .str();
+      if (spelling.find('\'') != std::string::npos || spelling.empty() ||
+          !(std::isdigit(static_cast<unsigned char>(spelling[0])) || spelling[0] == '.'))
+        spelling.clear();
+    }
+    return floatLit(fl->getValueAsApproximateDouble(), t, spelling);
+  }
+  case clang::Stmt::ImplicitCastExprClass:
+  case clang::Stmt::CStyleCastExprClass:
+  case clang::Stmt::CXXStaticCastExprClass:
+  case clang::Stmt::CXXFunctionalCastExprClass:
+    return lowerCast(llvm::cast<clang::CastExpr>(e));
+  case clang::Stmt::DeclRefExprClass:
+    return lowerDeclRef(llvm::cast<clang::DeclRefExpr>(e));
+  case clang::Stmt::ArraySubscriptExprClass:
+    return lowerSubscript(llvm::cast<clang::ArraySubscriptExpr>(e));
+  case clang::Stmt::UnaryOperatorClass:
+    return lowerUnary(llvm::cast<clang::UnaryOperator>(e));
+  case clang::Stmt::BinaryOperatorClass:
+    return lowerBinary(llvm::cast<clang::BinaryOperator>(e));
+  case clang::Stmt::CompoundAssignOperatorClass:
+    unsupported(e, "assignments inside expressions are not supported; write them as statements");
+  case clang::Stmt::ConditionalOperatorClass: {
+    const auto *co = llvm::cast<clang::ConditionalOperator>(e);
+    ExprRef c = lowerExpr(co->getCond());
+    ExprRef a = lowerExpr(co->getTrueExpr());
+    ExprRef b = lowerExpr(co->getFalseExpr());
+    ScalarType t = scalarType(e->getType(), e->getBeginLoc());
+    return select(c, convert(a, t), convert(b, t));
+  }
+  case clang::Stmt::CallExprClass:
+    return lowerCall(llvm::cast<clang::CallExpr>(e));
+  case clang::Stmt::MaterializeTemporaryExprClass:
+    return lowerExpr(llvm::cast<clang::MaterializeTemporaryExpr>(e)->getSubExpr());
+  case clang::Stmt::ExprWithCleanupsClass:
+    return lowerExpr(llvm::cast<clang::ExprWithCleanups>(e)->getSubExpr());
+  case clang::Stmt::ConstantExprClass:
+    return lowerExpr(llvm::cast<clang::ConstantExpr>(e)->getSubExpr());
+  case clang::Stmt::CXXDefaultArgExprClass:
+    return lowerExpr(llvm::cast<clang::CXXDefaultArgExpr>(e)->getExpr());
+  case clang::Stmt::UnaryExprOrTypeTraitExprClass: {
+    clang::Expr::EvalResult result;
+    if (e->EvaluateAsInt(result, ctx_))
+      return intLit(result.Val.getInt().getExtValue(), scalarType(e->getType(), e->getBeginLoc()));
+    unsupported(e, "this 'sizeof' or 'alignof' is not supported");
+  }
+  case clang::Stmt::LambdaExprClass:
+    unsupported(e, "lambdas are not supported");
+  default:
+    break;
+  }
+  unsupported(e, std::string("expressions of kind '") + e->getStmtClassName() +
+                     "' are not supported");
+}
+
+ExprRef Lowering::lowerCast(const clang::CastExpr *e) {
+  bool implicit = llvm::isa<clang::ImplicitCastExpr>(e);
+  switch (e->getCastKind()) {
+  case clang::CK_LValueToRValue:
+  case clang::CK_NoOp:
+  case clang::CK_ToVoid:
+    return lowerExpr(e->getSubExpr());
+  case clang::CK_IntegralCast:
+  case clang::CK_IntegralToFloating:
+  case clang::CK_FloatingToIntegral:
+  case clang::CK_FloatingCast:
+  case clang::CK_IntegralToBoolean:
+  case clang::CK_FloatingToBoolean:
+  case clang::CK_BooleanToSignedIntegral: {
+    ExprRef sub = lowerExpr(e->getSubExpr());
+    ScalarType to = scalarType(e->getType(), e->getBeginLoc());
+    if (sub->type == to)
+      return sub;
+    return cast(to, sub, implicit);
+  }
+  case clang::CK_ArrayToPointerDecay:
+    unsupported(e, "arrays can only be indexed or passed to a function");
+  case clang::CK_PointerToBoolean:
+  case clang::CK_PointerToIntegral:
+  case clang::CK_BitCast:
+  case clang::CK_IntegralToPointer:
+    unsupported(e, "conversions of pointers are not supported");
+  default:
+    break;
+  }
+  unsupported(e, std::string("the conversion '") + e->getCastKindName() + "' is not supported");
+}
+
+ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
+  const clang::ValueDecl *d = e->getDecl();
+  if (const auto *ec = llvm::dyn_cast<clang::EnumConstantDecl>(d))
+    return intLit(ec->getInitVal().getExtValue(), scalarType(e->getType(), e->getBeginLoc()));
+  const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
+  if (!vd)
+    unsupported(e, "uses '" + d->getNameAsString() + "', which is not a variable");
+  Var *v = varFor(vd, e->getBeginLoc());
+  if (!v->isScalar())
+    unsupported(e, "'" + v->name + "' is an array or pointer; it can only be indexed or "
+                                   "passed to a function");
+  return varRef(v);
+}
+
+Var *Lowering::memoryVar(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl())) {
+      Var *v = varFor(vd, e->getBeginLoc());
+      if (v->isMemory())
+        return v;
+    }
+  return nullptr;
+}
+
+ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
+  ExprRef idx = lowerExpr(e->getIdx());
+  const clang::Expr *base = e->getBase()->IgnoreParens();
+  if (Var *v = memoryVar(base)) {
+    if (v->isArray() && v->dims.size() == 2)
+      unsupported(e, "'" + v->name + "' has two dimensions; index it as " + v->name + "[i][j]");
+    return index(v, {idx});
+  }
+  // a[i][j]: the base is the decayed row a[i].
+  if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(base);
+      ice && ice->getCastKind() == clang::CK_ArrayToPointerDecay) {
+    if (const auto *row = llvm::dyn_cast<clang::ArraySubscriptExpr>(ice->getSubExpr()->IgnoreParens()))
+      if (Var *v = memoryVar(row->getBase()); v && v->isArray() && v->dims.size() == 2)
+        return index(v, {lowerExpr(row->getIdx()), idx});
+  }
+  unsupported(e, "only arrays and pointer parameters can be indexed; pointer arithmetic in "
+                 "an index base is not supported");
+}
+
+ExprRef Lowering::lowerLValue(const clang::Expr *e) {
+  const clang::Expr *inner = e->IgnoreParens();
+  ExprRef lv;
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(inner)) {
+    lv = lowerDeclRef(dr);
+  } else if (const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(inner)) {
+    lv = lowerSubscript(as);
+  } else if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
+             uo && uo->getOpcode() == clang::UO_Deref) {
+    lv = lowerUnary(uo);
+  } else {
+    unsupported(e, "this assignment target is not supported");
+  }
+  if (lv->var->origin == Var::Global || (lv->var->isConst && lv->var->origin != Var::Local))
+    unsupported(e, "assigns to the constant '" + lv->var->name + "'");
+  return lv;
+}
+
+ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
+  switch (e->getOpcode()) {
+  case clang::UO_Minus:
+    return unary(UnaryOp::Neg, lowerExpr(e->getSubExpr()));
+  case clang::UO_Plus:
+    return lowerExpr(e->getSubExpr());
+  case clang::UO_LNot:
+    return unary(UnaryOp::Not, lowerExpr(e->getSubExpr()));
+  case clang::UO_Not:
+    return unary(UnaryOp::BitNot, lowerExpr(e->getSubExpr()));
+  case clang::UO_Deref: {
+    const clang::Expr *sub = e->getSubExpr()->IgnoreParenImpCasts();
+    if (Var *v = memoryVar(sub); v && v->isPointer())
+      return index(v, {intLit(0)});
+    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(sub);
+        bo && bo->getOpcode() == clang::BO_Add) {
+      ExprRef a = lowerAddress(bo);
+      if (a->var->isPointer() || a->var->dims.size() == 1)
+        return index(a->var, {a->operands[0]});
+    }
+    unsupported(e, "dereferencing this pointer expression is not supported");
+  }
+  case clang::UO_PreInc:
+  case clang::UO_PostInc:
+  case clang::UO_PreDec:
+  case clang::UO_PostDec:
+    unsupported(e, "'++' and '--' inside an expression are not supported; write them as "
+                   "their own statement");
+  case clang::UO_AddrOf:
+    unsupported(e, "taking an address is supported only to pass an element to a function");
+  default:
+    break;
+  }
+  unsupported(e, "this unary operator is not supported");
+}
+
+ExprRef Lowering::lowerBinary(const clang::BinaryOperator *e) {
+  if (e->isAssignmentOp())
+    unsupported(e, "assignments inside expressions are not supported; write them as statements");
+  if (e->getOpcode() == clang::BO_Comma)
+    unsupported(e, "the comma operator is not supported");
+  if (e->getLHS()->getType()->isPointerType() || e->getRHS()->getType()->isPointerType())
+    unsupported(e, "pointer arithmetic is supported only in the arguments of a call");
+  static const std::map<clang::BinaryOperatorKind, BinaryOp> ops = {
+      {clang::BO_Add, BinaryOp::Add},    {clang::BO_Sub, BinaryOp::Sub},
+      {clang::BO_Mul, BinaryOp::Mul},    {clang::BO_Div, BinaryOp::Div},
+      {clang::BO_Rem, BinaryOp::Rem},    {clang::BO_LT, BinaryOp::Lt},
+      {clang::BO_LE, BinaryOp::Le},      {clang::BO_GT, BinaryOp::Gt},
+      {clang::BO_GE, BinaryOp::Ge},      {clang::BO_EQ, BinaryOp::Eq},
+      {clang::BO_NE, BinaryOp::Ne},      {clang::BO_LAnd, BinaryOp::LAnd},
+      {clang::BO_LOr, BinaryOp::LOr},    {clang::BO_And, BinaryOp::BitAnd},
+      {clang::BO_Or, BinaryOp::BitOr},   {clang::BO_Xor, BinaryOp::BitXor},
+      {clang::BO_Shl, BinaryOp::Shl},    {clang::BO_Shr, BinaryOp::Shr},
+  };
+  auto it = ops.find(e->getOpcode());
+  if (it == ops.end())
+    unsupported(e, "this binary operator is not supported");
+  ExprRef a = lowerExpr(e->getLHS());
+  ExprRef b = lowerExpr(e->getRHS());
+  ExprRef out = binary(it->second, a, b);
+  // Keep the type Clang computed (shifts take the left operand's type, for
+  // instance, and predicates are bool).
+  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
+  if (out->type != t) {
+    auto fixed = std::make_shared<ExprNode>(*out);
+    fixed->type = t;
+    return fixed;
+  }
+  return out;
+}
+
+ExprRef Lowering::lowerAddress(const clang::Expr *e) {
+  const clang::Expr *inner = e->IgnoreParens();
+  if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(inner)) {
+    if (ice->getCastKind() == clang::CK_ArrayToPointerDecay) {
+      const clang::Expr *arr = ice->getSubExpr()->IgnoreParens();
+      if (Var *v = memoryVar(arr))
+        return address(v, intLit(0));
+      // The row a[i] of a 2-D array.
+      if (const auto *row = llvm::dyn_cast<clang::ArraySubscriptExpr>(arr))
+        if (Var *v = memoryVar(row->getBase()); v && v->isArray() && v->dims.size() == 2)
+          return address(v, binary(BinaryOp::Mul, lowerExpr(row->getIdx()), intLit(v->dims[1])));
+    }
+    if (ice->getCastKind() == clang::CK_LValueToRValue || ice->getCastKind() == clang::CK_NoOp)
+      return lowerAddress(ice->getSubExpr());
+  }
+  if (Var *v = memoryVar(inner); v && v->isPointer())
+    return address(v, intLit(0));
+  if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(inner)) {
+    bool lhsPtr = bo->getLHS()->getType()->isPointerType();
+    if (bo->getOpcode() == clang::BO_Add || (bo->getOpcode() == clang::BO_Sub && lhsPtr)) {
+      const clang::Expr *ptr = lhsPtr ? bo->getLHS() : bo->getRHS();
+      const clang::Expr *off = lhsPtr ? bo->getRHS() : bo->getLHS();
+      ExprRef base = lowerAddress(ptr);
+      ExprRef offset = lowerExpr(off);
+      if (bo->getOpcode() == clang::BO_Sub)
+        offset = unary(UnaryOp::Neg, offset);
+      const ExprRef &old = base->operands[0];
+      bool zero = old->kind == ExprKind::IntLit && old->intValue == 0;
+      return address(base->var, zero ? offset : binary(BinaryOp::Add, old, offset));
+    }
+  }
+  if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
+      uo && uo->getOpcode() == clang::UO_AddrOf) {
+    ExprRef element = lowerLValue(uo->getSubExpr());
+    if (element->kind == ExprKind::Index) {
+      Var *v = element->var;
+      ExprRef flat = element->operands[0];
+      if (element->operands.size() == 2)
+        flat = binary(BinaryOp::Add, binary(BinaryOp::Mul, flat, intLit(v->dims[1])),
+                      element->operands[1]);
+      return address(v, flat);
+    }
+    unsupported(e, "only the address of an array element can be passed");
+  }
+  unsupported(e, "this pointer argument is not supported; pass an array, a pointer "
+                 "parameter, 'p + k' or '&a[k]'");
+}
+
+ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee)
+    unsupported(e, "indirect calls are not supported");
+  std::string name = callee->getNameAsString();
+  ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
+
+  if (inStdOrGlobal(callee)) {
+    if ((name == "min" || name == "max") && e->getNumArgs() == 2) {
+      ExprRef a = convert(lowerExpr(e->getArg(0)), resultType);
+      ExprRef b = convert(lowerExpr(e->getArg(1)), resultType);
+      // libstdc++: max(a, b) = (a < b) ? b : a;  min(a, b) = (b < a) ? b : a
+      if (name == "max")
+        return select(binary(BinaryOp::Lt, a, b), b, a);
+      return select(binary(BinaryOp::Lt, b, a), b, a);
+    }
+    if (mathTable().count(name) && resultType.isFloating())
+      return lowerMathCall(e, callee);
+  }
+
+  const clang::FunctionDecl *def = callee->getDefinition();
+  // Helpers: functions whose body the user wrote (not library code).
+  bool visible = def && def->hasBody() &&
+                 !ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+  if (visible) {
+    Function *f = lowerFunction(def);
+    std::vector<ExprRef> args;
+    for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+      Var *param = f->params[i];
+      if (param->isPointer())
+        args.push_back(lowerAddress(e->getArg(i)));
+      else
+        args.push_back(convert(lowerExpr(e->getArg(i)), param->elem));
+    }
+    return call(f, resultType, args);
+  }
+
+  // A function without a body: allowed only on values that carry no
+  // derivative, which the activity analysis checks.
+  std::vector<ExprRef> args;
+  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+    if (e->getArg(i)->getType()->isPointerType() || e->getArg(i)->getType()->isArrayType())
+      unsupported(e->getArg(i), "passes a pointer to '" + name +
+                                    "', whose body cgp-ad cannot see");
+    args.push_back(lowerExpr(e->getArg(i)));
+  }
+  return opaque(globalName(callee), resultType, args);
+}
+
+ExprRef Lowering::lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee) {
+  const MathEntry &entry = mathTable().at(callee->getNameAsString());
+  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
+  if (arity(entry.fn) != e->getNumArgs())
+    unsupported(e, "'" + callee->getNameAsString() + "' with " + std::to_string(e->getNumArgs()) +
+                       " arguments is not supported");
+  std::vector<ExprRef> args;
+  for (unsigned i = 0; i < e->getNumArgs(); ++i)
+    args.push_back(convert(lowerExpr(e->getArg(i)), t));
+  return math(entry.fn, t, args);
+}
+
+} // namespace cgp

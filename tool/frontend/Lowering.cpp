@@ -1,0 +1,459 @@
+//===- Lowering.cpp - functions and statements to the IR ------------------===//
+//
+// Statements map one to one onto IR statements, except: ++/-- and compound
+// assignments whose arithmetic type differs from the variable's become plain
+// assignments with the conversions spelled out; array initialisers become
+// element assignments; `[[fallthrough]];` and `;` disappear. Control flow
+// (break, continue, return, switch) stays as written; a later pass rewrites
+// it into the form the reverse transform wants.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "frontend/TypeMapping.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace cgp {
+
+void Lowering::unsupported(clang::SourceLocation loc, const std::string &what) {
+  std::string where;
+  if (callStack_.size() > 1)
+    where = "in '" + callStack_.back()->getNameAsString() + "' (called from '" +
+            callStack_.front()->getNameAsString() + "'): ";
+  throw Unsupported{loc, where + what};
+}
+
+void Lowering::unsupported(const clang::Stmt *s, const std::string &what) {
+  unsupported(s->getBeginLoc(), what);
+}
+
+SourcePos Lowering::position(clang::SourceLocation loc) {
+  SourcePos pos;
+  clang::SourceManager &sm = ctx_.getSourceManager();
+  clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isValid()) {
+    pos.file = p.getFilename();
+    pos.line = p.getLine();
+    pos.column = p.getColumn();
+  }
+  return pos;
+}
+
+ScalarType Lowering::scalarType(clang::QualType t, clang::SourceLocation loc) {
+  auto s = scalarTypeOf(t, ctx_);
+  if (!s)
+    unsupported(loc, "values of type '" + t.getAsString() + "' are not supported");
+  return *s;
+}
+
+Function *Lowering::lowerKernel(const KernelRequest &request) {
+  Function *kernel = nullptr;
+  try {
+    kernel = lowerFunction(request.definition);
+  } catch (const Unsupported &u) {
+    diag_.error(u.loc, "cannot differentiate '" + request.definition->getNameAsString() +
+                           "': " + u.message);
+    callStack_.clear();
+    return nullptr;
+  }
+  kernel->isKernel = true;
+  for (const clang::ParmVarDecl *p : request.wrt)
+    kernel->wrt.push_back(vars_.at(p));
+  return kernel;
+}
+
+Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
+  fd = fd->getDefinition();
+  auto known = lowered_.find(fd);
+  if (known != lowered_.end())
+    return known->second;
+  for (const clang::FunctionDecl *active : callStack_)
+    if (active == fd)
+      unsupported(fd->getLocation(), "'" + fd->getNameAsString() +
+                                         "' calls itself (directly or through other functions); "
+                                         "recursion is not supported");
+  if (llvm::isa<clang::CXXMethodDecl>(fd))
+    unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
+                                       "' are not supported");
+  if (fd->isTemplated() || fd->isTemplateInstantiation())
+    unsupported(fd->getLocation(), "template functions such as '" + fd->getNameAsString() +
+                                       "' are not supported");
+  if (fd->isVariadic())
+    unsupported(fd->getLocation(), "variadic functions are not supported");
+
+  callStack_.push_back(fd);
+  Function *f = module_.newFunction();
+  f->name = fd->getNameAsString();
+  f->pos = position(fd->getLocation());
+  f->isStatic = fd->getStorageClass() == clang::SC_Static;
+  f->isInline = fd->isInlineSpecified() || fd->isConstexpr();
+  for (const clang::DeclContext *dc = fd->getDeclContext(); dc; dc = dc->getParent()) {
+    if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
+      f->namespaces.insert(f->namespaces.begin(), ns->isAnonymousNamespace() ? "" : ns->getNameAsString());
+    else if (llvm::isa<clang::RecordDecl>(dc))
+      unsupported(fd->getLocation(), "functions inside classes are not supported");
+  }
+  f->returnType = scalarType(fd->getReturnType(), fd->getLocation());
+
+  for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+    const clang::ParmVarDecl *p = fd->getParamDecl(i);
+    Var v;
+    std::string problem = describeVarType(p->getType(), ctx_, v);
+    if (!problem.empty())
+      unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + problem);
+    v.name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
+    v.origin = Var::Param;
+    v.paramIndex = static_cast<int>(i);
+    v.pos = position(p->getLocation());
+    Var *var = module_.newVar(v);
+    vars_[p] = var;
+    f->params.push_back(var);
+  }
+  // Registered before the body so that a recursive call finds the cycle
+  // through callStack_, and repeated calls reuse this function.
+  lowered_[fd] = f;
+  f->body = lowerStmt(fd->getBody());
+  callStack_.pop_back();
+  return f;
+}
+
+StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
+  if (!s)
+    return block();
+  StmtRef out;
+  switch (s->getStmtClass()) {
+  case clang::Stmt::CompoundStmtClass: {
+    std::vector<StmtRef> stmts;
+    for (const clang::Stmt *c : llvm::cast<clang::CompoundStmt>(s)->body())
+      stmts.push_back(lowerStmt(c));
+    out = block(stmts);
+    break;
+  }
+  case clang::Stmt::DeclStmtClass: {
+    std::vector<StmtRef> stmts;
+    for (const clang::Decl *d : llvm::cast<clang::DeclStmt>(s)->decls()) {
+      const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
+      if (!vd) {
+        if (llvm::isa<clang::TypedefNameDecl>(d) || llvm::isa<clang::StaticAssertDecl>(d))
+          continue;
+        unsupported(d->getLocation(), "this local declaration is not supported");
+      }
+      stmts.push_back(lowerDecl(vd));
+    }
+    out = block(stmts);
+    break;
+  }
+  case clang::Stmt::NullStmtClass:
+    return block();
+  case clang::Stmt::AttributedStmtClass:
+    return lowerStmt(llvm::cast<clang::AttributedStmt>(s)->getSubStmt());
+  case clang::Stmt::IfStmtClass: {
+    const auto *is = llvm::cast<clang::IfStmt>(s);
+    if (is->getInit() || is->getConditionVariable())
+      unsupported(s, "declarations in 'if' conditions are not supported");
+    if (is->isConstexpr())
+      unsupported(s, "'if constexpr' is not supported");
+    ExprRef cond = lowerExpr(is->getCond());
+    StmtRef thenBody = lowerStmt(is->getThen());
+    StmtRef elseBody = is->getElse() ? lowerStmt(is->getElse()) : nullptr;
+    out = ifStmt(cond, thenBody, elseBody);
+    break;
+  }
+  case clang::Stmt::ForStmtClass: {
+    const auto *fs = llvm::cast<clang::ForStmt>(s);
+    if (fs->getConditionVariable())
+      unsupported(s, "declarations in 'for' conditions are not supported");
+    StmtRef init = fs->getInit() ? lowerStmt(fs->getInit()) : nullptr;
+    if (init && init->kind == StmtKind::Block && init->stmts.size() == 1)
+      init = init->stmts[0];
+    if (init && init->kind == StmtKind::Block && init->stmts.empty())
+      init = nullptr;
+    ExprRef cond = fs->getCond() ? lowerExpr(fs->getCond()) : boolLit(true);
+    StmtRef step = fs->getInc() ? lowerExprStmt(fs->getInc()) : nullptr;
+    if (step && step->kind == StmtKind::Block) {
+      if (!step->stmts.empty())
+        unsupported(fs->getInc(), "the step of a 'for' loop must be one statement");
+      step = nullptr;
+    }
+    StmtRef body = lowerStmt(fs->getBody());
+    if (init && init->kind == StmtKind::Block) {
+      // Several declarations in the init: keep them before the loop.
+      StmtRef loop = forStmt(nullptr, cond, step, body);
+      loop->pos = position(s->getBeginLoc());
+      out = block({init, loop});
+      return out;
+    }
+    out = forStmt(init, cond, step, body);
+    break;
+  }
+  case clang::Stmt::WhileStmtClass: {
+    const auto *ws = llvm::cast<clang::WhileStmt>(s);
+    if (ws->getConditionVariable())
+      unsupported(s, "declarations in 'while' conditions are not supported");
+    ExprRef cond = lowerExpr(ws->getCond());
+    out = whileStmt(cond, lowerStmt(ws->getBody()));
+    break;
+  }
+  case clang::Stmt::DoStmtClass: {
+    const auto *ds = llvm::cast<clang::DoStmt>(s);
+    StmtRef body = lowerStmt(ds->getBody());
+    out = doWhile(body, lowerExpr(ds->getCond()));
+    break;
+  }
+  case clang::Stmt::BreakStmtClass:
+    out = breakStmt();
+    break;
+  case clang::Stmt::ContinueStmtClass:
+    out = continueStmt();
+    break;
+  case clang::Stmt::ReturnStmtClass: {
+    const auto *rs = llvm::cast<clang::ReturnStmt>(s);
+    const clang::Expr *value = rs->getRetValue();
+    if (value && value->getType()->isVoidType()) {
+      // `return g();` in a void function.
+      out = block({lowerExprStmt(value), returnStmt()});
+      out->pos = position(s->getBeginLoc());
+      return out;
+    }
+    out = returnStmt(value ? lowerExpr(value) : nullptr);
+    break;
+  }
+  case clang::Stmt::SwitchStmtClass:
+    out = lowerSwitch(llvm::cast<clang::SwitchStmt>(s));
+    break;
+  case clang::Stmt::GotoStmtClass:
+  case clang::Stmt::IndirectGotoStmtClass:
+    unsupported(s, "'goto' statements are not supported");
+  case clang::Stmt::LabelStmtClass:
+    unsupported(s, "labels are not supported");
+  case clang::Stmt::CXXForRangeStmtClass:
+    unsupported(s, "range-based 'for' loops are not supported");
+  case clang::Stmt::CXXTryStmtClass:
+    unsupported(s, "'try' statements are not supported");
+  case clang::Stmt::GCCAsmStmtClass:
+  case clang::Stmt::MSAsmStmtClass:
+    unsupported(s, "inline assembly is not supported");
+  case clang::Stmt::CaseStmtClass:
+  case clang::Stmt::DefaultStmtClass:
+    unsupported(s, "'case' labels outside the top level of a 'switch' body are not supported");
+  default:
+    if (const auto *e = llvm::dyn_cast<clang::Expr>(s))
+      return lowerExprStmt(e);
+    unsupported(s, std::string("statements of kind '") + s->getStmtClassName() +
+                       "' are not supported");
+  }
+  out->pos = position(s->getBeginLoc());
+  return out;
+}
+
+StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
+  if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
+    unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
+                                       "' are not supported");
+  Var v;
+  std::string problem = describeVarType(vd->getType(), ctx_, v);
+  if (!problem.empty())
+    unsupported(vd->getLocation(), "local '" + vd->getNameAsString() + "': " + problem);
+  if (v.isPointer())
+    unsupported(vd->getLocation(),
+                "local pointer variables such as '" + vd->getNameAsString() +
+                    "' are not supported; index the array or parameter directly");
+  v.name = vd->getNameAsString();
+  v.origin = Var::Local;
+  v.pos = position(vd->getLocation());
+  Var *var = module_.newVar(v);
+  vars_[vd] = var;
+
+  const clang::Expr *init = vd->getInit();
+  if (var->isArray())
+    return block({decl(var), lowerArrayInit(var, init)});
+  StmtRef d = decl(var, init ? convert(lowerExpr(init), var->elem) : nullptr);
+  d->pos = var->pos;
+  return d;
+}
+
+StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
+  if (!init)
+    return block();
+  init = init->IgnoreImplicit();
+  const auto *list = llvm::dyn_cast<clang::InitListExpr>(init);
+  if (!list)
+    unsupported(init, "array '" + array->name + "' must be initialised with a braced list");
+  std::vector<StmtRef> out;
+  // Zero everything first when the list does not give every element (C++
+  // zero-fills the rest), then store the listed values.
+  bool complete = true;
+  std::vector<std::pair<std::vector<int64_t>, const clang::Expr *>> values;
+  auto visit = [&](const clang::InitListExpr *l, std::vector<int64_t> at, auto &self) -> void {
+    size_t level = at.size();
+    int64_t extent = array->dims[level];
+    if (static_cast<int64_t>(l->getNumInits()) < extent)
+      complete = false;
+    for (unsigned i = 0; i < l->getNumInits(); ++i) {
+      std::vector<int64_t> here = at;
+      here.push_back(i);
+      const clang::Expr *item = l->getInit(i)->IgnoreImplicit();
+      if (level + 1 < array->dims.size()) {
+        const auto *inner = llvm::dyn_cast<clang::InitListExpr>(item);
+        if (!inner) {
+          if (llvm::isa<clang::ImplicitValueInitExpr>(item)) {
+            complete = false;
+            continue;
+          }
+          unsupported(item, "nested braces are needed to initialise '" + array->name + "'");
+        }
+        self(inner, here, self);
+      } else if (llvm::isa<clang::ImplicitValueInitExpr>(item)) {
+        complete = false;
+      } else {
+        values.push_back({here, l->getInit(i)});
+      }
+    }
+  };
+  visit(list, {}, visit);
+  if (!complete) {
+    // for (int k0 = 0; k0 < d0; ++k0) [for k1 ...] a[k0][k1] = 0;
+    std::vector<Var *> counters;
+    for (size_t level = 0; level < array->dims.size(); ++level) {
+      Var k;
+      k.name = "k" + std::to_string(level);
+      k.elem = ScalarType::intType();
+      k.origin = Var::Temp;
+      counters.push_back(module_.newVar(k));
+    }
+    std::vector<ExprRef> at;
+    for (Var *k : counters)
+      at.push_back(varRef(k));
+    StmtRef body = assign(index(array, at), floatLit(0.0, array->elem));
+    if (!array->elem.isFloating())
+      body = assign(index(array, at), intLit(0, array->elem));
+    for (size_t level = array->dims.size(); level-- > 0;) {
+      Var *k = counters[level];
+      body = forStmt(decl(k, intLit(0)),
+                     binary(BinaryOp::Lt, varRef(k), intLit(array->dims[level])),
+                     assign(varRef(k), intLit(1), AssignOp::Add), block({body}));
+    }
+    out.push_back(body);
+  }
+  for (auto &[at, expr] : values) {
+    std::vector<ExprRef> idx;
+    for (int64_t i : at)
+      idx.push_back(intLit(i));
+    out.push_back(assign(index(array, idx), convert(lowerExpr(expr), array->elem)));
+  }
+  return block(out);
+}
+
+StmtRef Lowering::lowerExprStmt(const clang::Expr *e) {
+  e = e->IgnoreParens();
+  if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+    return lowerExprStmt(cleanups->getSubExpr());
+  StmtRef out;
+  if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
+    ExprRef lhs = lowerLValue(cao->getLHS());
+    ExprRef rhs = lowerExpr(cao->getRHS());
+    BinaryOp op;
+    AssignOp aop;
+    switch (cao->getOpcode()) {
+    case clang::BO_AddAssign: op = BinaryOp::Add; aop = AssignOp::Add; break;
+    case clang::BO_SubAssign: op = BinaryOp::Sub; aop = AssignOp::Sub; break;
+    case clang::BO_MulAssign: op = BinaryOp::Mul; aop = AssignOp::Mul; break;
+    case clang::BO_DivAssign: op = BinaryOp::Div; aop = AssignOp::Div; break;
+    case clang::BO_RemAssign: op = BinaryOp::Rem; aop = AssignOp::Set; break;
+    case clang::BO_AndAssign: op = BinaryOp::BitAnd; aop = AssignOp::Set; break;
+    case clang::BO_OrAssign: op = BinaryOp::BitOr; aop = AssignOp::Set; break;
+    case clang::BO_XorAssign: op = BinaryOp::BitXor; aop = AssignOp::Set; break;
+    case clang::BO_ShlAssign: op = BinaryOp::Shl; aop = AssignOp::Set; break;
+    case clang::BO_ShrAssign: op = BinaryOp::Shr; aop = AssignOp::Set; break;
+    default:
+      unsupported(e, "this compound assignment is not supported");
+    }
+    ScalarType compute = scalarType(cao->getComputationResultType(), e->getBeginLoc());
+    if (aop != AssignOp::Set && compute == lhs->type && rhs->type == lhs->type) {
+      out = assign(lhs, rhs, aop);
+    } else {
+      // x op= e  ==>  x = (T)((C)x op (C)e)
+      ExprRef combined = binary(op, convert(lhs, compute), convert(rhs, compute));
+      out = assign(lhs, convert(combined, lhs->type));
+    }
+  } else if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(e)) {
+    if (bo->getOpcode() == clang::BO_Assign) {
+      ExprRef lhs = lowerLValue(bo->getLHS());
+      out = assign(lhs, convert(lowerExpr(bo->getRHS()), lhs->type));
+    } else if (bo->getOpcode() == clang::BO_Comma) {
+      out = block({lowerExprStmt(bo->getLHS()), lowerExprStmt(bo->getRHS())});
+    } else {
+      unsupported(e, "an expression whose value is unused is not supported here");
+    }
+  } else if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(e)) {
+    if (!uo->isIncrementDecrementOp())
+      unsupported(e, "an expression whose value is unused is not supported here");
+    ExprRef lhs = lowerLValue(uo->getSubExpr());
+    ExprRef one = lhs->type.isFloating() ? floatLit(1.0, lhs->type) : intLit(1, lhs->type);
+    if (lhs->type.kind == ScalarType::Bool)
+      unsupported(e, "incrementing a bool is not supported");
+    out = assign(lhs, one, uo->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
+  } else if (llvm::isa<clang::CallExpr>(e)) {
+    out = eval(lowerExpr(e));
+  } else if (const auto *ce = llvm::dyn_cast<clang::CastExpr>(e);
+             ce && ce->getType()->isVoidType()) {
+    return block(); // (void)x;
+  } else {
+    unsupported(e, "an expression whose value is unused is not supported here");
+  }
+  out->pos = position(e->getBeginLoc());
+  return out;
+}
+
+StmtRef Lowering::lowerSwitch(const clang::SwitchStmt *s) {
+  if (s->getInit() || s->getConditionVariable())
+    unsupported(s, "declarations in 'switch' conditions are not supported");
+  ExprRef cond = lowerExpr(s->getCond());
+  if (!cond->type.isIntegral())
+    unsupported(s, "'switch' on a non-integer value is not supported");
+  const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(s->getBody());
+  if (!body)
+    unsupported(s, "a 'switch' body must be a braced block");
+
+  StmtRef sw = std::make_shared<StmtNode>(StmtKind::Switch);
+  sw->value = cond;
+  bool open = false; // the last group has labels but no statements yet
+  for (const clang::Stmt *child : body->body()) {
+    const clang::Stmt *inner = child;
+    // Peel the labels (`case 1: case 2: default: stmt`).
+    while (true) {
+      if (const auto *cs = llvm::dyn_cast<clang::CaseStmt>(inner)) {
+        if (cs->getRHS())
+          unsupported(cs, "case ranges are not supported");
+        if (!open)
+          sw->cases.emplace_back();
+        open = true;
+        sw->cases.back().values.push_back(cs->getLHS()->EvaluateKnownConstInt(ctx_).getExtValue());
+        inner = cs->getSubStmt();
+        continue;
+      }
+      if (const auto *ds = llvm::dyn_cast<clang::DefaultStmt>(inner)) {
+        if (!open)
+          sw->cases.emplace_back();
+        open = true;
+        sw->cases.back().isDefault = true;
+        inner = ds->getSubStmt();
+        continue;
+      }
+      break;
+    }
+    if (sw->cases.empty())
+      unsupported(child, "statements before the first 'case' of a 'switch' are not supported");
+    StmtRef lowered = lowerStmt(inner);
+    appendFlat(sw->cases.back().body, lowered);
+    open = false;
+  }
+  return sw;
+}
+
+} // namespace cgp

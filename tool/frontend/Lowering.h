@@ -1,0 +1,83 @@
+//===- Lowering.h - Clang AST to the kernel IR ------------------*- C++ -*-===//
+//
+// Lowers a marked kernel, and every helper it calls whose body is visible,
+// from Clang's AST into the IR. This is the only place that sees the AST.
+// Anything outside the supported language gets a Clang-style error naming
+// the kernel and the construct, and no IR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_FRONTEND_LOWERING_H
+#define CGP_FRONTEND_LOWERING_H
+
+#include "frontend/Diagnoser.h"
+#include "frontend/KernelFinder.h"
+#include "ir/IR.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+class Lowering {
+public:
+  Lowering(clang::ASTContext &ctx, Diagnoser &diag, Module &module)
+      : ctx_(ctx), diag_(diag), module_(module) {}
+
+  /// Lowers the kernel of `request` and the helpers it calls. Returns null
+  /// after reporting an error.
+  Function *lowerKernel(const KernelRequest &request);
+
+private:
+  /// Thrown (and caught in lowerKernel) when the source uses something the
+  /// IR cannot express.
+  struct Unsupported {
+    clang::SourceLocation loc;
+    std::string message;
+  };
+  [[noreturn]] void unsupported(clang::SourceLocation loc, const std::string &what);
+  [[noreturn]] void unsupported(const clang::Stmt *s, const std::string &what);
+
+  Function *lowerFunction(const clang::FunctionDecl *fd);
+
+  // Statements (Lowering.cpp).
+  StmtRef lowerStmt(const clang::Stmt *s);
+  StmtRef lowerDecl(const clang::VarDecl *vd);
+  StmtRef lowerExprStmt(const clang::Expr *e);
+  StmtRef lowerSwitch(const clang::SwitchStmt *s);
+  StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
+
+  // Expressions (LowerExpr.cpp).
+  ExprRef lowerExpr(const clang::Expr *e);
+  ExprRef lowerCast(const clang::CastExpr *e);
+  ExprRef lowerDeclRef(const clang::DeclRefExpr *e);
+  ExprRef lowerSubscript(const clang::ArraySubscriptExpr *e);
+  ExprRef lowerUnary(const clang::UnaryOperator *e);
+  ExprRef lowerBinary(const clang::BinaryOperator *e);
+  ExprRef lowerCall(const clang::CallExpr *e);
+  ExprRef lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee);
+  ExprRef lowerAddress(const clang::Expr *e);
+  ExprRef lowerLValue(const clang::Expr *e);
+  ExprRef convert(ExprRef e, const ScalarType &to);
+
+  Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
+  Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
+  ScalarType scalarType(clang::QualType t, clang::SourceLocation loc);
+  SourcePos position(clang::SourceLocation loc);
+
+  clang::ASTContext &ctx_;
+  Diagnoser &diag_;
+  Module &module_;
+
+  std::map<const clang::FunctionDecl *, Function *> lowered_;
+  std::vector<const clang::FunctionDecl *> callStack_; // to refuse recursion
+  std::map<const clang::VarDecl *, Var *> vars_;
+};
+
+} // namespace cgp
+
+#endif // CGP_FRONTEND_LOWERING_H

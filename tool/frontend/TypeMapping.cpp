@@ -1,0 +1,98 @@
+//===- TypeMapping.cpp - Clang types to IR types --------------------------===//
+//
+// Integer types keep their canonical C++ spelling so generated code declares
+// exactly what the user's code declares; float and double are the only
+// floating types (long double is refused: its derivative code would need
+// its own math functions).
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/TypeMapping.h"
+
+namespace cgp {
+
+std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContext &ctx) {
+  clang::QualType canon = t.getCanonicalType().getUnqualifiedType();
+  const auto *builtin = canon->getAs<clang::BuiltinType>();
+  if (!builtin) {
+    // Enumerations are integers; named ones keep their name.
+    if (const auto *et = canon->getAs<clang::EnumType>()) {
+      const clang::EnumDecl *ed = et->getDecl();
+      if (ed->getIdentifier() && !ed->isScoped())
+        return ScalarType{ScalarType::Integer, globalName(ed)};
+      if (ed->getIdentifier())
+        return std::nullopt; // enum class: no implicit arithmetic, not supported
+      return scalarTypeOf(ed->getIntegerType(), ctx);
+    }
+    return std::nullopt;
+  }
+  switch (builtin->getKind()) {
+  case clang::BuiltinType::Void:
+    return ScalarType::voidType();
+  case clang::BuiltinType::Bool:
+    return ScalarType::boolType();
+  case clang::BuiltinType::Float:
+    return ScalarType::floatType();
+  case clang::BuiltinType::Double:
+    return ScalarType::doubleType();
+  default:
+    break;
+  }
+  if (builtin->isInteger()) {
+    clang::PrintingPolicy policy(ctx.getLangOpts());
+    return ScalarType{ScalarType::Integer, canon.getAsString(policy)};
+  }
+  return std::nullopt;
+}
+
+std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var &out) {
+  std::string spelled = t.getAsString();
+  if (t->isReferenceType())
+    return "reference variables are not supported";
+  if (const auto *ptr = t->getAs<clang::PointerType>()) {
+    clang::QualType pointee = ptr->getPointeeType();
+    auto elem = scalarTypeOf(pointee, ctx);
+    if (!elem || elem->isVoid() || pointee->isPointerType() || pointee->isArrayType())
+      return "pointers to '" + pointee.getAsString() + "' are not supported";
+    out.shape = Var::Pointer;
+    out.elem = *elem;
+    out.isConst = pointee.isConstQualified();
+    return "";
+  }
+  if (const auto *arr = ctx.getAsConstantArrayType(t)) {
+    std::vector<int64_t> dims{static_cast<int64_t>(arr->getSize().getZExtValue())};
+    clang::QualType elemType = arr->getElementType();
+    if (const auto *inner = ctx.getAsConstantArrayType(elemType)) {
+      dims.push_back(static_cast<int64_t>(inner->getSize().getZExtValue()));
+      elemType = inner->getElementType();
+      if (elemType->isArrayType())
+        return "arrays of more than two dimensions are not supported";
+    }
+    auto elem = scalarTypeOf(elemType, ctx);
+    if (!elem || elem->isVoid())
+      return "arrays of '" + elemType.getAsString() + "' are not supported";
+    out.shape = Var::Array;
+    out.elem = *elem;
+    out.dims = dims;
+    out.isConst = elemType.isConstQualified() || t.isConstQualified();
+    return "";
+  }
+  if (t->isArrayType())
+    return "arrays whose size is not a constant are not supported";
+  auto elem = scalarTypeOf(t, ctx);
+  if (!elem || elem->isVoid())
+    return "variables of type '" + spelled + "' are not supported";
+  out.shape = Var::Scalar;
+  out.elem = *elem;
+  out.isConst = t.isConstQualified();
+  return "";
+}
+
+std::string globalName(const clang::NamedDecl *d) {
+  std::string name = "::" + d->getQualifiedNameAsString();
+  const std::string anon = "(anonymous namespace)::";
+  for (size_t at; (at = name.find(anon)) != std::string::npos;)
+    name.erase(at, anon.size());
+  return name;
+}
+
+} // namespace cgp

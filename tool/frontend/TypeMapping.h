@@ -1,0 +1,34 @@
+//===- TypeMapping.h - Clang types to IR types ------------------*- C++ -*-===//
+//
+// The IR knows scalars (bool, integers, float, double), pointers to scalars
+// and fixed-size arrays of scalars (1-D and 2-D). This maps a Clang type to
+// that shape, or says why it cannot.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_FRONTEND_TYPEMAPPING_H
+#define CGP_FRONTEND_TYPEMAPPING_H
+
+#include "ir/IR.h"
+
+#include "clang/AST/ASTContext.h"
+
+#include <optional>
+#include <string>
+
+namespace cgp {
+
+/// The scalar type of a builtin Clang type, or nothing if it is not one the
+/// IR handles (long double, vectors, class types...).
+std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContext &ctx);
+
+/// The shape of a variable of type `t`: fills elem, shape, dims and isConst
+/// of `out`. Returns an empty string on success, else what is unsupported.
+std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var &out);
+
+/// The name that reaches `d` from anywhere in the translation unit:
+/// "::ns::name", leaving out anonymous namespaces.
+std::string globalName(const clang::NamedDecl *d);
+
+} // namespace cgp
+
+#endif // CGP_FRONTEND_TYPEMAPPING_H

@@ -1,0 +1,404 @@
+//===- IR.cpp - constructors and queries of the kernel IR -----------------===//
+//
+// Small factory functions that keep node construction in one place, and the
+// queries every pass needs (variables an expression reads, the variable an
+// assignment writes, structural equality).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/IR.h"
+
+#include <cassert>
+
+namespace cgp {
+
+ExprRef floatLit(double value, ScalarType type, std::string spelling) {
+  auto e = std::make_shared<ExprNode>(ExprKind::FloatLit, std::move(type));
+  e->floatValue = value;
+  e->spelling = std::move(spelling);
+  return e;
+}
+
+ExprRef intLit(int64_t value, ScalarType type) {
+  auto e = std::make_shared<ExprNode>(ExprKind::IntLit, std::move(type));
+  e->intValue = value;
+  return e;
+}
+
+ExprRef boolLit(bool value) { return intLit(value ? 1 : 0, ScalarType::boolType()); }
+
+ExprRef varRef(Var *var) {
+  assert(var && var->isScalar());
+  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, var->elem);
+  e->var = var;
+  return e;
+}
+
+ExprRef index(Var *base, std::vector<ExprRef> indices) {
+  assert(base && base->isMemory());
+  auto e = std::make_shared<ExprNode>(ExprKind::Index, base->elem);
+  e->var = base;
+  e->operands = std::move(indices);
+  return e;
+}
+
+ExprRef unary(UnaryOp op, ExprRef a) {
+  ScalarType t = op == UnaryOp::Not ? ScalarType::boolType() : a->type;
+  auto e = std::make_shared<ExprNode>(ExprKind::Unary, t);
+  e->unaryOp = op;
+  e->operands = {std::move(a)};
+  return e;
+}
+
+bool isPredicate(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Lt:
+  case BinaryOp::Le:
+  case BinaryOp::Gt:
+  case BinaryOp::Ge:
+  case BinaryOp::Eq:
+  case BinaryOp::Ne:
+  case BinaryOp::LAnd:
+  case BinaryOp::LOr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+ExprRef binary(BinaryOp op, ExprRef a, ExprRef b) {
+  ScalarType t = isPredicate(op) ? ScalarType::boolType() : a->type;
+  auto e = std::make_shared<ExprNode>(ExprKind::Binary, t);
+  e->binaryOp = op;
+  e->operands = {std::move(a), std::move(b)};
+  return e;
+}
+
+ExprRef select(ExprRef c, ExprRef a, ExprRef b) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Select, a->type);
+  e->operands = {std::move(c), std::move(a), std::move(b)};
+  return e;
+}
+
+ExprRef cast(ScalarType to, ExprRef a, bool implicit) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Cast, std::move(to));
+  e->implicitCast = implicit;
+  e->operands = {std::move(a)};
+  return e;
+}
+
+ExprRef math(MathFn fn, ScalarType type, std::vector<ExprRef> args) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Math, std::move(type));
+  e->mathFn = fn;
+  e->operands = std::move(args);
+  return e;
+}
+
+ExprRef call(Function *callee, ScalarType type, std::vector<ExprRef> args) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Call, std::move(type));
+  e->callee = callee;
+  e->operands = std::move(args);
+  return e;
+}
+
+ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Opaque, std::move(type));
+  e->calleeName = std::move(name);
+  e->operands = std::move(args);
+  return e;
+}
+
+ExprRef address(Var *base, ExprRef offset) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Address, base->elem);
+  e->var = base;
+  e->operands = {std::move(offset)};
+  return e;
+}
+
+ExprRef tapePop(ScalarType type) {
+  return std::make_shared<ExprNode>(ExprKind::TapePop, std::move(type));
+}
+
+const char *spelling(UnaryOp op) {
+  switch (op) {
+  case UnaryOp::Neg: return "-";
+  case UnaryOp::Plus: return "+";
+  case UnaryOp::Not: return "!";
+  case UnaryOp::BitNot: return "~";
+  }
+  return "?";
+}
+
+const char *spelling(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add: return "+";
+  case BinaryOp::Sub: return "-";
+  case BinaryOp::Mul: return "*";
+  case BinaryOp::Div: return "/";
+  case BinaryOp::Rem: return "%";
+  case BinaryOp::Lt: return "<";
+  case BinaryOp::Le: return "<=";
+  case BinaryOp::Gt: return ">";
+  case BinaryOp::Ge: return ">=";
+  case BinaryOp::Eq: return "==";
+  case BinaryOp::Ne: return "!=";
+  case BinaryOp::LAnd: return "&&";
+  case BinaryOp::LOr: return "||";
+  case BinaryOp::BitAnd: return "&";
+  case BinaryOp::BitOr: return "|";
+  case BinaryOp::BitXor: return "^";
+  case BinaryOp::Shl: return "<<";
+  case BinaryOp::Shr: return ">>";
+  }
+  return "?";
+}
+
+const char *spelling(MathFn fn) {
+  switch (fn) {
+  case MathFn::Sqrt: return "sqrt";
+  case MathFn::Exp: return "exp";
+  case MathFn::Log: return "log";
+  case MathFn::Log1p: return "log1p";
+  case MathFn::Expm1: return "expm1";
+  case MathFn::Sin: return "sin";
+  case MathFn::Cos: return "cos";
+  case MathFn::Tan: return "tan";
+  case MathFn::Tanh: return "tanh";
+  case MathFn::Atan: return "atan";
+  case MathFn::Atan2: return "atan2";
+  case MathFn::Pow: return "pow";
+  case MathFn::Hypot: return "hypot";
+  case MathFn::Cbrt: return "cbrt";
+  case MathFn::Fabs: return "fabs";
+  case MathFn::Fmin: return "fmin";
+  case MathFn::Fmax: return "fmax";
+  }
+  return "?";
+}
+
+unsigned arity(MathFn fn) {
+  switch (fn) {
+  case MathFn::Atan2:
+  case MathFn::Pow:
+  case MathFn::Hypot:
+  case MathFn::Fmin:
+  case MathFn::Fmax:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+
+static StmtRef make(StmtKind k) { return std::make_shared<StmtNode>(k); }
+
+StmtRef block(std::vector<StmtRef> stmts) {
+  StmtRef s = make(StmtKind::Block);
+  for (const StmtRef &c : stmts)
+    appendFlat(s->stmts, c);
+  return s;
+}
+
+StmtRef decl(Var *var, ExprRef init) {
+  StmtRef s = make(StmtKind::Decl);
+  s->var = var;
+  s->value = std::move(init);
+  return s;
+}
+
+StmtRef assign(ExprRef lhs, ExprRef rhs, AssignOp op) {
+  StmtRef s = make(StmtKind::Assign);
+  s->lhs = std::move(lhs);
+  s->value = std::move(rhs);
+  s->assignOp = op;
+  return s;
+}
+
+StmtRef eval(ExprRef callExpr) {
+  StmtRef s = make(StmtKind::Eval);
+  s->value = std::move(callExpr);
+  return s;
+}
+
+StmtRef ifStmt(ExprRef cond, StmtRef thenBody, StmtRef elseBody) {
+  StmtRef s = make(StmtKind::If);
+  s->value = std::move(cond);
+  s->body = thenBody ? std::move(thenBody) : block();
+  s->elseBody = std::move(elseBody);
+  return s;
+}
+
+StmtRef forStmt(StmtRef init, ExprRef cond, StmtRef step, StmtRef body) {
+  StmtRef s = make(StmtKind::For);
+  s->init = std::move(init);
+  s->value = std::move(cond);
+  s->step = std::move(step);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtRef whileStmt(ExprRef cond, StmtRef body) {
+  StmtRef s = make(StmtKind::While);
+  s->value = std::move(cond);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtRef doWhile(StmtRef body, ExprRef cond) {
+  StmtRef s = make(StmtKind::DoWhile);
+  s->value = std::move(cond);
+  s->body = std::move(body);
+  return s;
+}
+
+StmtRef breakStmt() { return make(StmtKind::Break); }
+StmtRef continueStmt() { return make(StmtKind::Continue); }
+
+StmtRef returnStmt(ExprRef value) {
+  StmtRef s = make(StmtKind::Return);
+  s->value = std::move(value);
+  return s;
+}
+
+StmtRef comment(std::string text) {
+  StmtRef s = make(StmtKind::Comment);
+  s->text = std::move(text);
+  return s;
+}
+
+StmtRef push(ExprRef value) {
+  StmtRef s = make(StmtKind::Push);
+  s->value = std::move(value);
+  return s;
+}
+
+StmtRef raw(std::string text) {
+  StmtRef s = make(StmtKind::Raw);
+  s->text = std::move(text);
+  return s;
+}
+
+void appendFlat(std::vector<StmtRef> &list, const StmtRef &s) {
+  if (!s)
+    return;
+  if (s->kind == StmtKind::Block) {
+    for (const StmtRef &c : s->stmts)
+      appendFlat(list, c);
+    return;
+  }
+  list.push_back(s);
+}
+
+bool isEmpty(const StmtRef &s) {
+  if (!s)
+    return true;
+  if (s->kind != StmtKind::Block)
+    return false;
+  for (const StmtRef &c : s->stmts)
+    if (!isEmpty(c))
+      return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+
+std::string Function::qualifiedName() const {
+  std::string q;
+  for (const std::string &ns : namespaces)
+    if (!ns.empty())
+      q += "::" + ns;
+  return q + "::" + name;
+}
+
+Var *Module::newVar(Var v) {
+  v.id = nextVarId_++;
+  vars_.push_back(std::make_unique<Var>(std::move(v)));
+  return vars_.back().get();
+}
+
+Function *Module::newFunction() {
+  functions_.push_back(std::make_unique<Function>());
+  return functions_.back().get();
+}
+
+//===----------------------------------------------------------------------===//
+
+std::vector<ExprRef> ownExprs(const StmtRef &s) {
+  std::vector<ExprRef> out;
+  if (s->lhs)
+    out.push_back(s->lhs);
+  if (s->value)
+    out.push_back(s->value);
+  return out;
+}
+
+void collectVars(const ExprRef &e, std::vector<Var *> &out) {
+  forEachExpr(e, [&](const ExprRef &n) {
+    if (n->var)
+      out.push_back(n->var);
+  });
+}
+
+bool mentions(const ExprRef &e, const Var *v) {
+  bool found = false;
+  forEachExpr(e, [&](const ExprRef &n) {
+    if (n->var == v)
+      found = true;
+  });
+  return found;
+}
+
+Var *lvalueVar(const ExprRef &lhs) {
+  assert(lhs->kind == ExprKind::VarRef || lhs->kind == ExprKind::Index);
+  return lhs->var;
+}
+
+bool sameExpr(const ExprRef &a, const ExprRef &b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  if (a->kind != b->kind || a->type != b->type || a->var != b->var ||
+      a->operands.size() != b->operands.size())
+    return false;
+  switch (a->kind) {
+  case ExprKind::FloatLit:
+    if (a->floatValue != b->floatValue)
+      return false;
+    break;
+  case ExprKind::IntLit:
+    if (a->intValue != b->intValue)
+      return false;
+    break;
+  case ExprKind::Unary:
+    if (a->unaryOp != b->unaryOp)
+      return false;
+    break;
+  case ExprKind::Binary:
+    if (a->binaryOp != b->binaryOp)
+      return false;
+    break;
+  case ExprKind::Math:
+    if (a->mathFn != b->mathFn)
+      return false;
+    break;
+  case ExprKind::Call:
+    if (a->callee != b->callee)
+      return false;
+    break;
+  case ExprKind::Opaque:
+    if (a->calleeName != b->calleeName)
+      return false;
+    break;
+  case ExprKind::TapePop:
+    return false; // every pop is a different value
+  default:
+    break;
+  }
+  for (size_t i = 0; i < a->operands.size(); ++i)
+    if (!sameExpr(a->operands[i], b->operands[i]))
+      return false;
+  return true;
+}
+
+} // namespace cgp

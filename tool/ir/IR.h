@@ -1,0 +1,348 @@
+//===- IR.h - the kernel IR of cgp-ad ---------------------------*- C++ -*-===//
+//
+// The frontend lowers Clang's AST of a kernel and of every helper it calls
+// into this small IR; the analyses, the reverse-mode transform and the emitter
+// work on it alone. It is structured like the source (blocks, ifs, loops), so
+// that generated code reads like the user's, and small enough to analyse.
+//
+// Expressions are immutable and shared (ExprRef); statements are built by
+// passes that return new trees (StmtRef). Variables (Var) are owned by the
+// Module and referred to by pointer, so a variable keeps its identity across
+// passes. Types are scalars (bool, integers, float, double); a variable is a
+// scalar, a pointer to scalars or a fixed-size array of scalars.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_IR_IR_H
+#define CGP_IR_IR_H
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+/// A place in the user's source, for comments, #line markers and messages.
+struct SourcePos {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+};
+
+/// The type of a scalar value.
+struct ScalarType {
+  enum Kind : uint8_t { Void, Bool, Integer, Float, Double };
+  Kind kind = Void;
+  std::string spelling = "void"; // C++ spelling ("int", "unsigned long", ...)
+
+  bool isFloating() const { return kind == Float || kind == Double; }
+  bool isIntegral() const { return kind == Integer || kind == Bool; }
+  bool isVoid() const { return kind == Void; }
+  bool operator==(const ScalarType &other) const {
+    return kind == other.kind && spelling == other.spelling;
+  }
+  bool operator!=(const ScalarType &other) const { return !(*this == other); }
+
+  static ScalarType voidType() { return {Void, "void"}; }
+  static ScalarType boolType() { return {Bool, "bool"}; }
+  static ScalarType intType() { return {Integer, "int"}; }
+  static ScalarType int64Type() { return {Integer, "std::int64_t"}; }
+  static ScalarType floatType() { return {Float, "float"}; }
+  static ScalarType doubleType() { return {Double, "double"}; }
+};
+
+struct Function;
+
+/// A variable: a parameter, a local, a constant global, or a temporary made
+/// by a pass.
+struct Var {
+  enum Shape : uint8_t { Scalar, Pointer, Array };
+  enum Origin : uint8_t { Param, Local, Global, Temp };
+
+  std::string name;           // the user's name (made unique when emitted)
+  ScalarType elem;            // the scalar type, or the element type
+  Shape shape = Scalar;
+  Origin origin = Local;
+  bool isConst = false;       // const scalar, or pointer/array to const
+  std::vector<int64_t> dims;  // extents of an Array (1 or 2 of them)
+  std::string qualifiedName;  // for globals: the name to print
+  int paramIndex = -1;        // position among the parameters
+  unsigned id = 0;            // creation order in the Module (for stable order)
+  SourcePos pos;
+
+  bool isScalar() const { return shape == Scalar; }
+  bool isPointer() const { return shape == Pointer; }
+  bool isArray() const { return shape == Array; }
+  bool isMemory() const { return shape != Scalar; }
+  bool isFloating() const { return elem.isFloating(); }
+  int64_t elementCount() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  }
+};
+
+/// Orders variables by creation, so that sets of variables iterate the same
+/// way in every run (generated code must not depend on addresses).
+struct VarLess {
+  bool operator()(const Var *a, const Var *b) const { return a->id < b->id; }
+};
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+enum class ExprKind : uint8_t {
+  FloatLit,  // 1.5, 2.0f
+  IntLit,    // 3, true
+  VarRef,    // a scalar variable
+  Index,     // an element: p[i], a[i][j], *p
+  Unary,     // -a, !a, ~a
+  Binary,    // a + b, a < b, a && b, ...
+  Select,    // c ? a : b
+  Cast,      // (double)a
+  Math,      // sqrt(a), atan2(a, b), ...
+  Call,      // a call of a helper whose body cgp-ad sees
+  Opaque,    // a call of a function without body (only with inactive values)
+  Address,   // base + offset: a pointer passed to a call
+  TapePop,   // the value on top of the tape (generated code only)
+};
+
+enum class UnaryOp : uint8_t { Neg, Plus, Not, BitNot };
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, Rem,
+  Lt, Le, Gt, Ge, Eq, Ne,
+  LAnd, LOr,
+  BitAnd, BitOr, BitXor, Shl, Shr,
+};
+enum class MathFn : uint8_t {
+  Sqrt, Exp, Log, Log1p, Expm1, Sin, Cos, Tan, Tanh, Atan, Atan2, Pow, Hypot,
+  Cbrt, Fabs, Fmin, Fmax,
+};
+
+struct ExprNode;
+using ExprRef = std::shared_ptr<const ExprNode>;
+
+struct ExprNode {
+  ExprKind kind;
+  ScalarType type; // the value's type (for Address: the element type)
+
+  // Payload; which fields are used depends on `kind`.
+  double floatValue = 0;            // FloatLit
+  int64_t intValue = 0;             // IntLit
+  std::string spelling;             // FloatLit: the source spelling if any
+  Var *var = nullptr;               // VarRef, Index, Address
+  UnaryOp unaryOp = UnaryOp::Neg;   // Unary
+  BinaryOp binaryOp = BinaryOp::Add;// Binary
+  MathFn mathFn = MathFn::Sqrt;     // Math
+  bool implicitCast = false;        // Cast: inserted by C++, not written
+  Function *callee = nullptr;       // Call
+  std::string calleeName;           // Opaque: qualified name to print
+  std::vector<ExprRef> operands;    // Index: indices; Address: offset;
+                                    // others: their operands in order
+
+  ExprNode(ExprKind k, ScalarType t) : kind(k), type(std::move(t)) {}
+};
+
+// Constructors of expressions.
+ExprRef floatLit(double value, ScalarType type, std::string spelling = "");
+ExprRef intLit(int64_t value, ScalarType type = ScalarType::intType());
+ExprRef boolLit(bool value);
+ExprRef varRef(Var *var);
+ExprRef index(Var *base, std::vector<ExprRef> indices);
+ExprRef unary(UnaryOp op, ExprRef a);
+ExprRef binary(BinaryOp op, ExprRef a, ExprRef b);
+ExprRef select(ExprRef c, ExprRef a, ExprRef b);
+ExprRef cast(ScalarType to, ExprRef a, bool implicit = false);
+ExprRef math(MathFn fn, ScalarType type, std::vector<ExprRef> args);
+ExprRef call(Function *callee, ScalarType type, std::vector<ExprRef> args);
+ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args);
+ExprRef address(Var *base, ExprRef offset);
+ExprRef tapePop(ScalarType type);
+
+/// True for comparisons and logical operators (their value is a bool).
+bool isPredicate(BinaryOp op);
+/// The C++ spelling of an operator.
+const char *spelling(UnaryOp op);
+const char *spelling(BinaryOp op);
+const char *spelling(MathFn fn);
+unsigned arity(MathFn fn);
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+enum class StmtKind : uint8_t {
+  Block,
+  Decl,     // declaration of a variable, with an optional initial value
+  Assign,   // lhs = rhs, lhs += rhs, ...
+  Eval,     // a call whose value is not used
+  If,
+  For,      // for (init; cond; step) body
+  While,
+  DoWhile,
+  Break,
+  Continue,
+  Return,
+  Switch,
+  Comment,  // a line of comment in generated code
+  Push,     // push a value on the tape (generated code only)
+  Raw,      // a line of C++ text (generated code only)
+};
+
+enum class AssignOp : uint8_t { Set, Add, Sub, Mul, Div };
+
+struct StmtNode;
+using StmtRef = std::shared_ptr<StmtNode>;
+
+/// One group of `case` labels (or `default`) of a switch, with its body.
+struct SwitchCase {
+  std::vector<int64_t> values;
+  bool isDefault = false;
+  std::vector<StmtRef> body;
+};
+
+/// What the reverse transform knows about a counted `for` loop: an integer
+/// index that only the loop's step changes, by a constant.
+struct CountedLoop {
+  Var *index = nullptr;
+  int64_t step = 0;
+};
+
+struct StmtNode {
+  StmtKind kind;
+  SourcePos pos;
+
+  std::vector<StmtRef> stmts; // Block: the statements
+  Var *var = nullptr;         // Decl
+  ExprRef lhs;                // Assign: VarRef or Index
+  AssignOp assignOp = AssignOp::Set;
+  ExprRef value;              // Decl init, Assign rhs, Eval call, Return value,
+                              // Push value, If/For/While/DoWhile/Switch cond
+  StmtRef init, step;         // For (either may be null)
+  StmtRef body, elseBody;     // If then/else, loop body
+  std::vector<SwitchCase> cases; // Switch
+  std::string text;           // Comment, Raw
+  CountedLoop counted;        // For: set when the loop is counted
+  std::string label;          // loops: a readable name ("loop over t")
+  bool declaresIndex = false; // For: init declares the counted index
+
+  explicit StmtNode(StmtKind k) : kind(k) {}
+};
+
+// Constructors of statements.
+StmtRef block(std::vector<StmtRef> stmts = {});
+StmtRef decl(Var *var, ExprRef init = nullptr);
+StmtRef assign(ExprRef lhs, ExprRef rhs, AssignOp op = AssignOp::Set);
+StmtRef eval(ExprRef callExpr);
+StmtRef ifStmt(ExprRef cond, StmtRef thenBody, StmtRef elseBody = nullptr);
+StmtRef forStmt(StmtRef init, ExprRef cond, StmtRef step, StmtRef body);
+StmtRef whileStmt(ExprRef cond, StmtRef body);
+StmtRef doWhile(StmtRef body, ExprRef cond);
+StmtRef breakStmt();
+StmtRef continueStmt();
+StmtRef returnStmt(ExprRef value = nullptr);
+StmtRef comment(std::string text);
+StmtRef push(ExprRef value);
+StmtRef raw(std::string text);
+
+/// Appends `s` to `list`, splicing the statements of a Block in.
+void appendFlat(std::vector<StmtRef> &list, const StmtRef &s);
+/// True for a null statement or a Block with nothing in it (recursively).
+bool isEmpty(const StmtRef &s);
+
+//===----------------------------------------------------------------------===//
+// Functions and the module
+//===----------------------------------------------------------------------===//
+
+/// A function: a kernel, a helper, or a function made by a transform.
+struct Function {
+  std::string name;
+  std::vector<std::string> namespaces; // enclosing namespaces, outermost
+                                       // first; "" is an anonymous one
+  ScalarType returnType;
+  std::vector<Var *> params;
+  StmtRef body;
+  bool isStatic = false;
+  bool isInline = false;
+  SourcePos pos;
+
+  // Kernels only: the parameters CGP_GRAD names (all floating ones if empty).
+  bool isKernel = false;
+  std::vector<Var *> wrt;
+
+  // Set by the control normalisation: the variable that holds the value
+  // returned (null for void functions).
+  Var *result = nullptr;
+
+  /// The name to call this function by from anywhere in the translation
+  /// unit ("::ns::f", skipping anonymous namespaces).
+  std::string qualifiedName() const;
+};
+
+/// Everything cgp-ad knows about one translation unit: the functions it
+/// lowered and the variables they use.
+class Module {
+public:
+  Var *newVar(Var v);
+  Function *newFunction();
+  const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
+
+private:
+  std::vector<std::unique_ptr<Var>> vars_;
+  unsigned nextVarId_ = 1;
+  std::vector<std::unique_ptr<Function>> functions_;
+};
+
+//===----------------------------------------------------------------------===//
+// Visiting
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on `e` and every sub-expression, parents first.
+template <class Fn> void forEachExpr(const ExprRef &e, Fn &&fn) {
+  if (!e)
+    return;
+  fn(e);
+  for (const ExprRef &op : e->operands)
+    forEachExpr(op, fn);
+}
+
+/// Calls `fn` on `s` and every nested statement, parents first.
+template <class Fn> void forEachStmt(const StmtRef &s, Fn &&fn) {
+  if (!s)
+    return;
+  fn(s);
+  for (const StmtRef &c : s->stmts)
+    forEachStmt(c, fn);
+  forEachStmt(s->init, fn);
+  forEachStmt(s->step, fn);
+  forEachStmt(s->body, fn);
+  forEachStmt(s->elseBody, fn);
+  for (const SwitchCase &c : s->cases)
+    for (const StmtRef &b : c.body)
+      forEachStmt(b, fn);
+}
+
+/// The expressions a statement holds directly (not those of nested ones).
+std::vector<ExprRef> ownExprs(const StmtRef &s);
+
+/// Variables read by `e` (scalars and the bases of elements).
+void collectVars(const ExprRef &e, std::vector<Var *> &out);
+/// True if `e` mentions `v`.
+bool mentions(const ExprRef &e, const Var *v);
+/// The variable an lvalue (VarRef or Index) writes.
+Var *lvalueVar(const ExprRef &lhs);
+
+/// Structural equality of expressions.
+bool sameExpr(const ExprRef &a, const ExprRef &b);
+
+/// A readable dump of the IR, for tests and debugging.
+std::string printExpr(const ExprRef &e);
+std::string printStmt(const StmtRef &s, unsigned indent = 0);
+std::string printFunction(const Function &f);
+
+} // namespace cgp
+
+#endif // CGP_IR_IR_H

@@ -1,0 +1,331 @@
+//===- Derivatives.cpp - adjoint code of one statement --------------------===//
+//
+// Derivative rules, written as the C++ the reverse sweep will run. A seed
+// used by two operands is first stored in a `const` temporary, so that the
+// generated code never repeats a long expression.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/Derivatives.h"
+
+#include <cassert>
+
+namespace cgp {
+
+//===----------------------------------------------------------------------===//
+// Expression builders with light constant folding
+//===----------------------------------------------------------------------===//
+
+ExprRef constant(double value, const ScalarType &t) { return floatLit(value, t); }
+
+static bool isLit(const ExprRef &e, double v) {
+  return (e->kind == ExprKind::FloatLit && e->floatValue == v) ||
+         (e->kind == ExprKind::IntLit && e->intValue == v);
+}
+
+ExprRef neg(const ExprRef &a) {
+  if (a->kind == ExprKind::Unary && a->unaryOp == UnaryOp::Neg)
+    return a->operands[0];
+  if (a->kind == ExprKind::FloatLit)
+    return floatLit(-a->floatValue, a->type);
+  return unary(UnaryOp::Neg, a);
+}
+
+ExprRef mul(const ExprRef &a, const ExprRef &b) {
+  if (isLit(a, 1))
+    return b;
+  if (isLit(b, 1))
+    return a;
+  if (isLit(a, -1))
+    return neg(b);
+  if (isLit(b, -1))
+    return neg(a);
+  return binary(BinaryOp::Mul, a, b);
+}
+
+ExprRef div(const ExprRef &a, const ExprRef &b) {
+  if (isLit(b, 1))
+    return a;
+  return binary(BinaryOp::Div, a, b);
+}
+
+ExprRef add(const ExprRef &a, const ExprRef &b) {
+  if (isLit(a, 0))
+    return b;
+  if (isLit(b, 0))
+    return a;
+  return binary(BinaryOp::Add, a, b);
+}
+
+ExprRef sub(const ExprRef &a, const ExprRef &b) {
+  if (isLit(b, 0))
+    return a;
+  return binary(BinaryOp::Sub, a, b);
+}
+
+//===----------------------------------------------------------------------===//
+// AdjointMap
+//===----------------------------------------------------------------------===//
+
+Var *AdjointMap::of(const Var *v) const {
+  auto it = map_.find(v);
+  assert(it != map_.end() && "variable without adjoint");
+  return it->second;
+}
+
+ExprRef AdjointMap::lvalue(const ExprRef &primal) const {
+  Var *a = of(primal->var);
+  if (primal->kind == ExprKind::VarRef)
+    return varRef(a);
+  return index(a, primal->operands);
+}
+
+Var *AdjointMap::temp(const std::string &name, const ScalarType &t) {
+  Var v;
+  v.name = name;
+  v.elem = t;
+  v.origin = Var::Temp;
+  v.isConst = true;
+  Var *made = module_.newVar(v);
+  generated_.insert(made);
+  return made;
+}
+
+//===----------------------------------------------------------------------===//
+// AdjointBuilder
+//===----------------------------------------------------------------------===//
+
+static bool isSimple(const ExprRef &e) {
+  switch (e->kind) {
+  case ExprKind::VarRef:
+  case ExprKind::FloatLit:
+  case ExprKind::IntLit:
+    return true;
+  case ExprKind::Index:
+    for (const ExprRef &i : e->operands)
+      if (!isSimple(i))
+        return false;
+    return true;
+  case ExprKind::Unary:
+  case ExprKind::Cast:
+    return isSimple(e->operands[0]);
+  default:
+    return false;
+  }
+}
+
+ExprRef AdjointBuilder::stable(const ExprRef &seed, std::vector<StmtRef> &out) {
+  if (isSimple(seed))
+    return seed;
+  Var *t = adj_.temp("adj", seed->type);
+  out.push_back(decl(t, seed));
+  return varRef(t);
+}
+
+void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vector<StmtRef> &out) {
+  if (!exprVaried(e, varied_))
+    return;
+  switch (e->kind) {
+  case ExprKind::VarRef:
+  case ExprKind::Index:
+    out.push_back(assign(adj_.lvalue(e), seed, AssignOp::Add));
+    return;
+  case ExprKind::Unary:
+    propagate(e->operands[0], e->unaryOp == UnaryOp::Neg ? neg(seed) : seed, out);
+    return;
+  case ExprKind::Cast:
+    propagate(e->operands[0], cast(e->operands[0]->type, seed), out);
+    return;
+  case ExprKind::Binary: {
+    const ExprRef &a = e->operands[0];
+    const ExprRef &b = e->operands[1];
+    bool va = exprVaried(a, varied_), vb = exprVaried(b, varied_);
+    ExprRef s = va && vb ? stable(seed, out) : seed;
+    switch (e->binaryOp) {
+    case BinaryOp::Add:
+      propagate(a, s, out);
+      propagate(b, s, out);
+      return;
+    case BinaryOp::Sub:
+      propagate(a, s, out);
+      propagate(b, neg(s), out);
+      return;
+    case BinaryOp::Mul:
+      if (va)
+        propagate(a, mul(s, b), out);
+      if (vb)
+        propagate(b, mul(a, s), out);
+      return;
+    case BinaryOp::Div:
+      if (va)
+        propagate(a, div(s, b), out);
+      if (vb) // d(a/b)/db = -a / b^2
+        propagate(b, neg(div(mul(s, a), mul(b, b))), out);
+      return;
+    default:
+      return; // predicates and integer operators carry no derivative
+    }
+  }
+  case ExprKind::Select: {
+    // Only the arm that produced the value receives the adjoint.
+    std::vector<StmtRef> a, b;
+    propagate(e->operands[1], seed, a);
+    propagate(e->operands[2], seed, b);
+    out.push_back(ifStmt(e->operands[0], block(a), b.empty() ? nullptr : block(b)));
+    return;
+  }
+  case ExprKind::Math:
+    propagateMath(e, seed, out);
+    return;
+  case ExprKind::Opaque:
+    fail_("the call of '" + e->calleeName +
+          "' has no visible body and no derivative, and its arguments carry derivatives");
+    return;
+  case ExprKind::Call:
+    fail_("internal error: a call was left inside an expression");
+    return;
+  default:
+    return;
+  }
+}
+
+void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
+                                   std::vector<StmtRef> &out) {
+  const ScalarType &t = e->type;
+  const ExprRef &a = e->operands[0];
+  auto fn = [&](MathFn f, std::vector<ExprRef> args) { return math(f, t, std::move(args)); };
+  auto one = constant(1, t);
+  switch (e->mathFn) {
+  case MathFn::Sqrt: // 1 / (2 sqrt(a))
+    propagate(a, div(seed, mul(constant(2, t), fn(MathFn::Sqrt, {a}))), out);
+    return;
+  case MathFn::Exp:
+  case MathFn::Expm1: // exp(a)
+    propagate(a, mul(seed, fn(MathFn::Exp, {a})), out);
+    return;
+  case MathFn::Log: // 1 / a
+    propagate(a, div(seed, a), out);
+    return;
+  case MathFn::Log1p: // 1 / (1 + a)
+    propagate(a, div(seed, add(one, a)), out);
+    return;
+  case MathFn::Sin:
+    propagate(a, mul(seed, fn(MathFn::Cos, {a})), out);
+    return;
+  case MathFn::Cos:
+    propagate(a, mul(seed, neg(fn(MathFn::Sin, {a}))), out);
+    return;
+  case MathFn::Tan: { // 1 + tan(a)^2
+    ExprRef ta = fn(MathFn::Tan, {a});
+    propagate(a, mul(seed, add(one, mul(ta, ta))), out);
+    return;
+  }
+  case MathFn::Tanh: { // 1 - tanh(a)^2
+    ExprRef th = fn(MathFn::Tanh, {a});
+    propagate(a, mul(seed, sub(one, mul(th, th))), out);
+    return;
+  }
+  case MathFn::Atan: // 1 / (1 + a^2)
+    propagate(a, div(seed, add(one, mul(a, a))), out);
+    return;
+  case MathFn::Cbrt: { // 1 / (3 cbrt(a)^2)
+    ExprRef c = fn(MathFn::Cbrt, {a});
+    propagate(a, div(seed, mul(constant(3, t), mul(c, c))), out);
+    return;
+  }
+  case MathFn::Fabs: {
+    std::vector<StmtRef> negative, positive;
+    propagate(a, neg(seed), negative);
+    propagate(a, seed, positive);
+    out.push_back(ifStmt(binary(BinaryOp::Lt, a, constant(0, t)), block(negative),
+                         block(positive)));
+    return;
+  }
+  default:
+    break;
+  }
+
+  // Two-argument functions.
+  const ExprRef &b = e->operands[1];
+  bool va = exprVaried(a, varied_), vb = exprVaried(b, varied_);
+  ExprRef s = va && vb ? stable(seed, out) : seed;
+  switch (e->mathFn) {
+  case MathFn::Atan2: { // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2)
+    ExprRef r2 = add(mul(a, a), mul(b, b));
+    if (va)
+      propagate(a, div(mul(s, b), r2), out);
+    if (vb)
+      propagate(b, neg(div(mul(s, a), r2)), out);
+    return;
+  }
+  case MathFn::Pow: { // a^b: d/da = b a^(b-1), d/db = a^b log(a)
+    if (va) {
+      ExprRef bm1 = b->kind == ExprKind::FloatLit ? floatLit(b->floatValue - 1, t) : sub(b, one);
+      propagate(a, mul(s, mul(b, fn(MathFn::Pow, {a, bm1}))), out);
+    }
+    if (vb)
+      propagate(b, mul(s, mul(fn(MathFn::Pow, {a, b}), fn(MathFn::Log, {a}))), out);
+    return;
+  }
+  case MathFn::Hypot: { // d/da = a / hypot(a, b)
+    ExprRef h = fn(MathFn::Hypot, {a, b});
+    if (va)
+      propagate(a, div(mul(s, a), h), out);
+    if (vb)
+      propagate(b, div(mul(s, b), h), out);
+    return;
+  }
+  case MathFn::Fmin:
+  case MathFn::Fmax: {
+    // fmin(a, b) is b when b < a, else a; fmax(a, b) is b when a < b.
+    ExprRef pickB = e->mathFn == MathFn::Fmin ? binary(BinaryOp::Lt, b, a)
+                                              : binary(BinaryOp::Lt, a, b);
+    std::vector<StmtRef> toB, toA;
+    propagate(b, s, toB);
+    propagate(a, s, toA);
+    out.push_back(ifStmt(pickB, block(toB), toA.empty() ? nullptr : block(toA)));
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+
+void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &adjoints,
+                     std::function<void(const std::string &)> fail, std::vector<StmtRef> &out) {
+  const ExprRef &lhs = s->lhs;
+  if (facts.reset) {
+    out.push_back(assign(adjoints.lvalue(lhs), constant(0, lhs->type)));
+    return;
+  }
+  if (!facts.active)
+    return;
+  AdjointBuilder builder(adjoints, facts.variedBefore, std::move(fail));
+  ExprRef dLhs = adjoints.lvalue(lhs);
+  switch (s->assignOp) {
+  case AssignOp::Add:
+    builder.propagate(s->value, dLhs, out);
+    return;
+  case AssignOp::Sub:
+    builder.propagate(s->value, neg(dLhs), out);
+    return;
+  case AssignOp::Set:
+    if (!mentions(s->value, lhs->var)) {
+      // y = e, e without y: read d_y, then clear it.
+      builder.propagate(s->value, dLhs, out);
+      out.push_back(assign(dLhs, constant(0, lhs->type)));
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  // y = f(y, ...): keep d_y, clear it, then propagate (into d_y too).
+  Var *t = adjoints.temp("d_" + lhs->var->name + "_in", lhs->type);
+  out.push_back(decl(t, dLhs));
+  out.push_back(assign(dLhs, constant(0, lhs->type)));
+  builder.propagate(storedValue(s), varRef(t), out);
+}
+
+} // namespace cgp

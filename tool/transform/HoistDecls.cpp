@@ -1,0 +1,68 @@
+//===- HoistDecls.cpp - locals move to the top of the function ------------===//
+#include "transform/HoistDecls.h"
+
+namespace cgp {
+namespace {
+
+class DeclHoister {
+public:
+  StmtRef stmt(const StmtRef &s) {
+    if (!s)
+      return s;
+    switch (s->kind) {
+    case StmtKind::Decl: {
+      locals.push_back(s->var);
+      if (!s->value)
+        return block();
+      StmtRef a = assign(varRef(s->var), s->value);
+      a->pos = s->pos;
+      return a;
+    }
+    case StmtKind::Block: {
+      std::vector<StmtRef> out;
+      for (const StmtRef &c : s->stmts)
+        out.push_back(stmt(c));
+      return block(out);
+    }
+    case StmtKind::For: {
+      auto copy = std::make_shared<StmtNode>(*s);
+      bool keepIndex = s->counted.index && s->init && s->init->kind == StmtKind::Decl;
+      if (!keepIndex) {
+        copy->declaresIndex = false;
+        StmtRef init = stmt(s->init);
+        if (init && isEmpty(init))
+          init = nullptr;
+        if (init && init->kind != StmtKind::Assign) {
+          // An init that is not a single assignment runs before the loop.
+          copy->init = nullptr;
+          copy->body = stmt(s->body);
+          return block({init, copy});
+        }
+        copy->init = init;
+      }
+      copy->body = stmt(s->body);
+      return copy;
+    }
+    default: {
+      if (!s->body && !s->elseBody)
+        return s;
+      auto copy = std::make_shared<StmtNode>(*s);
+      copy->body = stmt(s->body);
+      copy->elseBody = stmt(s->elseBody);
+      return copy;
+    }
+    }
+  }
+
+  std::vector<Var *> locals;
+};
+
+} // namespace
+
+std::vector<Var *> hoistDecls(Function &f) {
+  DeclHoister h;
+  f.body = h.stmt(f.body);
+  return h.locals;
+}
+
+} // namespace cgp

@@ -1,0 +1,351 @@
+//===- Reverse.cpp - reverse mode on the IR -------------------------------===//
+//
+// Puts the pieces together: prepares each function once (control
+// normalisation, calls as statements, counted loops, hoisted locals), runs
+// activity, decides where each adjoint lives (the caller's d_ buffers, or
+// zeroed locals), builds the sweeps, and wraps them into the generated
+// functions. Helper variants are made on demand, callees first.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/Reverse.h"
+
+#include "analysis/Activity.h"
+#include "transform/CountedLoops.h"
+#include "transform/Derivatives.h"
+#include "transform/HoistCalls.h"
+#include "transform/HoistDecls.h"
+#include "transform/NormalizeControl.h"
+#include "transform/Sweeps.h"
+
+#include <set>
+
+namespace cgp {
+
+namespace {
+
+void append(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
+             Var::Origin origin, std::vector<int64_t> dims = {}) {
+  Var v;
+  v.name = name;
+  v.elem = t;
+  v.shape = shape;
+  v.origin = origin;
+  v.dims = std::move(dims);
+  return m.newVar(v);
+}
+
+/// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`
+StmtRef zeroDecl(Var *v) {
+  if (v->isArray())
+    return decl(v, floatLit(0, v->elem));
+  if (v->elem.isFloating())
+    return decl(v, floatLit(0, v->elem));
+  if (v->elem.kind == ScalarType::Bool)
+    return decl(v, boolLit(false));
+  return decl(v, intLit(0, v->elem));
+}
+
+/// The whole of `v` as an expression (an array too): `h`.
+ExprRef whole(Var *v) {
+  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
+  e->var = v;
+  return e;
+}
+
+/// `cgp_tape.push(h);` for a scalar or a whole array.
+StmtRef pushVar(Var *v) { return push(whole(v)); }
+
+/// `cgp_tape.pop(h);` for a scalar or a whole array.
+StmtRef popVar(Var *v) {
+  return eval(opaque("cgp_tape.pop", ScalarType::voidType(), {whole(v)}));
+}
+
+} // namespace
+
+class ReverseMode::Impl {
+public:
+  Impl(Module &m, std::vector<TransformError> &errors) : module_(m), errors_(errors) {}
+
+  bool gradient(Function &kernel, GeneratedCode &out);
+
+private:
+  struct Prepared {
+    std::vector<Var *> locals;
+  };
+
+  const Prepared &prepare(Function &f) {
+    auto it = prepared_.find(&f);
+    if (it != prepared_.end())
+      return it->second;
+    normalizeControl(f, module_);
+    hoistCalls(f, module_);
+    markCountedLoops(f);
+    Prepared p;
+    p.locals = hoistDecls(f);
+    return prepared_[&f] = p;
+  }
+
+  void fail(const SourcePos &pos, const std::string &message) {
+    errors_.push_back(TransformError{pos, message});
+  }
+
+  /// Adjoint variables for everything in `act.withAdjoint` that `adj` does
+  /// not already place. Returns false for a pointer without a buffer.
+  bool placeAdjoints(const Function &f, const ActivityResult &act, AdjointMap &adj,
+                     std::vector<StmtRef> &decls);
+
+  const CallVariant *variant(const CallVariantKey &key);
+
+  Module &module_;
+  std::vector<TransformError> &errors_;
+  Summaries summaries_;
+  std::map<const Function *, Prepared> prepared_;
+  std::map<CallVariantKey, CallVariant> variants_;
+  std::map<const Function *, int> variantCount_;
+  GeneratedCode *out_ = nullptr;
+};
+
+bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &act,
+                                      AdjointMap &adj, std::vector<StmtRef> &decls) {
+  for (Var *v : act.withAdjoint) {
+    if (adj.has(v) || v->origin == Var::Global)
+      continue;
+    if (v->isPointer()) {
+      fail(f.pos, f.isKernel
+                      ? "parameter '" + v->name + "' of '" + f.name +
+                            "' carries derivatives, but is not named in CGP_GRAD; name it so "
+                            "that its adjoint has a d_" + v->name + " buffer"
+                      : "internal error: pointer parameter '" + v->name + "' of helper '" +
+                            f.name + "' needs an adjoint its caller does not pass");
+      return false;
+    }
+    Var *d = makeVar(module_, "d_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
+                     Var::Temp, v->dims);
+    adj.set(v, d);
+    decls.push_back(zeroDecl(d));
+  }
+  return true;
+}
+
+bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
+  out_ = &out;
+  const Prepared &p = prepare(k);
+
+  ActivitySeeds seeds;
+  for (Var *w : k.wrt) {
+    seeds.varied.insert(w);
+    if (w->isPointer() && !w->isConst)
+      seeds.useful.insert(w); // an in/out buffer: its d_ buffer holds a seed
+  }
+  if (k.result && k.result->isFloating())
+    seeds.useful.insert(k.result);
+  ActivityResult act = analyzeActivity(k, seeds, summaries_);
+
+  Function *g = module_.newFunction();
+  g->name = k.name + "_grad";
+  g->namespaces = k.namespaces;
+  g->returnType = k.returnType;
+  g->isStatic = k.isStatic;
+  g->isInline = k.isInline;
+  g->pos = k.pos;
+  g->params = k.params;
+
+  AdjointMap adj(module_);
+  std::vector<StmtRef> adjointDecls, epilogue;
+  for (Var *w : k.wrt) {
+    Var *d = makeVar(module_, "d_" + w->name, w->elem, Var::Pointer, Var::Param);
+    g->params.push_back(d);
+    if (w->isPointer()) {
+      adj.set(w, d);
+      continue;
+    }
+    // A scalar: accumulate locally, add into *d_x at the end.
+    Var *local = makeVar(module_, "d_" + w->name + "_local", w->elem, Var::Scalar, Var::Temp);
+    adj.set(w, local);
+    adjointDecls.push_back(zeroDecl(local));
+    epilogue.push_back(assign(index(d, {intLit(0)}), varRef(local), AssignOp::Add));
+  }
+  if (!placeAdjoints(k, act, adj, adjointDecls))
+    return false;
+
+  SweepBuilder sweeps(
+      k, act, adj, summaries_, [this](const CallVariantKey &key) { return variant(key); },
+      [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  if (!sweeps.build({}))
+    return false;
+
+  std::vector<StmtRef> body;
+  body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  body.push_back(raw("cgp::rt::countCall();"));
+  if (!p.locals.empty())
+    body.push_back(comment("the kernel's locals, shared by both sweeps"));
+  for (Var *v : p.locals)
+    body.push_back(zeroDecl(v));
+  if (!adjointDecls.empty())
+    body.push_back(comment("adjoints: d_x holds the derivative of the output with respect to x"));
+  append(body, adjointDecls);
+
+  body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
+                         "sweep needs"));
+  body.push_back(block(sweeps.forward));
+  body.push_back(raw("cgp_tape.notePeak();"));
+  body.push_back(comment("reverse sweep: adjoints, statement by statement, last to first"));
+  std::vector<StmtRef> rev;
+  if (k.result && adj.has(k.result))
+    rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
+  append(rev, sweeps.reverse);
+  body.push_back(block(rev));
+  append(body, epilogue);
+  if (k.result)
+    body.push_back(returnStmt(varRef(k.result)));
+  g->body = block({});
+  g->body->stmts = body; // keep the sweep blocks as blocks (scopes)
+
+  out.functions.push_back(g);
+  out.gradients.push_back({g, &k});
+  return true;
+}
+
+const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
+  auto known = variants_.find(key);
+  if (known != variants_.end())
+    return &known->second;
+  Function &h = *const_cast<Function *>(key.callee);
+  const Prepared &p = prepare(h);
+
+  ActivitySeeds seeds;
+  VarSet keep;
+  for (size_t i = 0; i < h.params.size(); ++i) {
+    Var *param = h.params[i];
+    if (key.active[i]) {
+      seeds.varied.insert(param);
+      if (param->isPointer())
+        seeds.useful.insert(param);
+    }
+    if (key.keeps[i])
+      keep.insert(param);
+  }
+  if (key.resultActive)
+    seeds.useful.insert(h.result);
+  ActivityResult act = analyzeActivity(h, seeds, summaries_);
+
+  int n = ++variantCount_[&h];
+  std::string suffix = n == 1 ? "" : "_" + std::to_string(n);
+  Function *fwd = module_.newFunction();
+  fwd->name = h.name + "_fwd" + suffix;
+  fwd->namespaces = h.namespaces;
+  fwd->returnType = h.returnType;
+  fwd->isStatic = fwd->isInline = true;
+  fwd->pos = h.pos;
+  fwd->params = h.params;
+  Function *rev = module_.newFunction();
+  rev->name = h.name + "_rev" + suffix;
+  rev->namespaces = h.namespaces;
+  rev->returnType = ScalarType::voidType();
+  rev->isStatic = rev->isInline = true;
+  rev->pos = h.pos;
+  rev->params = h.params;
+
+  AdjointMap adj(module_);
+  std::vector<StmtRef> adjointDecls, epilogue, seed;
+  if (key.resultActive) {
+    Var *dret = makeVar(module_, "d_" + h.name, h.returnType, Var::Scalar, Var::Param);
+    rev->params.push_back(dret);
+    Var *local = makeVar(module_, "d_result", h.returnType, Var::Scalar, Var::Temp);
+    adj.set(h.result, local);
+    adjointDecls.push_back(zeroDecl(local));
+    seed.push_back(assign(varRef(local), varRef(dret)));
+  }
+  for (size_t i = 0; i < h.params.size(); ++i) {
+    if (!key.active[i])
+      continue;
+    Var *param = h.params[i];
+    Var *d = makeVar(module_, "d_" + param->name, param->elem, Var::Pointer, Var::Param);
+    rev->params.push_back(d);
+    if (param->isPointer()) {
+      adj.set(param, d);
+      continue;
+    }
+    Var *local = makeVar(module_, "d_" + param->name + "_local", param->elem, Var::Scalar,
+                         Var::Temp);
+    adj.set(param, local);
+    adjointDecls.push_back(zeroDecl(local));
+    epilogue.push_back(assign(index(d, {intLit(0)}), varRef(local), AssignOp::Add));
+  }
+  if (!placeAdjoints(h, act, adj, adjointDecls))
+    return nullptr;
+
+  SweepBuilder sweeps(
+      h, act, adj, summaries_, [this](const CallVariantKey &k) { return variant(k); },
+      [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  if (!sweeps.build(keep))
+    return nullptr;
+
+  // What the reverse sweep reads of the helper's own variables at its start
+  // must survive the helper's return: pushed at exit, popped at entry.
+  // A parameter the helper never assigns holds at exit what the caller
+  // passes to the pullback: it needs no push.
+  std::set<const Var *> assigned;
+  forEachStmt(h.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign)
+      assigned.insert(s->lhs->var);
+  });
+  std::vector<Var *> atExit;
+  for (Var *v : sweeps.tbr.neededAtExit)
+    if (v->origin != Var::Global && !v->isPointer() &&
+        !(v->origin == Var::Param && !assigned.count(v)))
+      atExit.push_back(v);
+
+  std::string activity;
+  for (size_t i = 0; i < h.params.size(); ++i)
+    if (key.active[i])
+      activity += (activity.empty() ? "" : ", ") + h.params[i]->name;
+  std::string about = "'" + h.name + "' called with derivatives for " +
+                      (activity.empty() ? std::string("no argument") : activity) +
+                      (key.resultActive ? " and its result" : "");
+
+  std::vector<StmtRef> fbody{raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"),
+                             raw("(void)cgp_tape;")};
+  fbody.insert(fbody.begin(), comment("forward sweep of " + about));
+  for (Var *v : p.locals)
+    fbody.push_back(zeroDecl(v));
+  append(fbody, sweeps.forward);
+  for (Var *v : atExit)
+    fbody.push_back(pushVar(v));
+  if (h.result)
+    fbody.push_back(returnStmt(varRef(h.result)));
+  fwd->body = block(fbody);
+
+  std::vector<StmtRef> rbody{comment("reverse sweep of " + about),
+                             raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"),
+                             raw("(void)cgp_tape;")};
+  for (Var *v : p.locals)
+    rbody.push_back(zeroDecl(v));
+  append(rbody, adjointDecls);
+  for (auto it = atExit.rbegin(); it != atExit.rend(); ++it)
+    rbody.push_back(popVar(*it));
+  append(rbody, seed);
+  append(rbody, sweeps.reverse);
+  append(rbody, epilogue);
+  rev->body = block(rbody);
+
+  CallVariant &made = variants_[key];
+  made.fwd = fwd;
+  made.rev = rev;
+  out_->functions.push_back(fwd);
+  out_->functions.push_back(rev);
+  return &made;
+}
+
+ReverseMode::ReverseMode(Module &module) : impl_(std::make_unique<Impl>(module, errors_)) {}
+ReverseMode::~ReverseMode() = default;
+
+bool ReverseMode::differentiate(Function &kernel, GeneratedCode &out) {
+  return impl_->gradient(kernel, out);
+}
+
+} // namespace cgp

@@ -1,0 +1,62 @@
+//===- Reverse.h - reverse mode on the IR -----------------------*- C++ -*-===//
+//
+// Builds, for a kernel f, the function f_grad: a forward sweep (f's own code
+// plus the tape pushes the reverse sweep needs) followed by a reverse sweep
+// (the adjoint code of each statement, in reverse order, popping what the
+// forward sweep pushed). Helpers that a kernel calls get a pair of
+// functions per way they are called: g_fwd (g's code plus pushes) and g_rev
+// (g's reverse sweep, with the signature of a pullback: g's parameters, the
+// adjoint of the result, then the adjoints of the parameters).
+//
+// Control flow is recorded on the tape: which arm of each `if` ran, and how
+// many times each loop ran. Counted loops run their index backwards instead
+// of taping it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_TRANSFORM_REVERSE_H
+#define CGP_TRANSFORM_REVERSE_H
+
+#include "analysis/Summaries.h"
+#include "ir/IR.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+/// A problem found while differentiating (reported as an error).
+struct TransformError {
+  SourcePos pos;
+  std::string message;
+};
+
+/// Generated code for one translation unit.
+struct GeneratedCode {
+  /// Every generated function, callees before callers.
+  std::vector<Function *> functions;
+  /// The kernel gradients among them, with the kernel each came from.
+  std::vector<std::pair<Function *, const Function *>> gradients;
+};
+
+class ReverseMode {
+public:
+  explicit ReverseMode(Module &module);
+  ~ReverseMode();
+
+  /// Generates `kernel`_grad (and the helper functions it needs) into
+  /// `out`. Returns false after adding to errors().
+  bool differentiate(Function &kernel, GeneratedCode &out);
+
+  const std::vector<TransformError> &errors() const { return errors_; }
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+  std::vector<TransformError> errors_;
+};
+
+} // namespace cgp
+
+#endif // CGP_TRANSFORM_REVERSE_H

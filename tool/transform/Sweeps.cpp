@@ -1,0 +1,401 @@
+//===- Sweeps.cpp - forward and reverse sweeps of a function body ---------===//
+//
+// The tape discipline: whatever a statement's forward code pushes, its
+// reverse code pops, so the reverse sweep of a statement can be built
+// from the statement alone. An `if` pushes which arm ran at the end of the
+// arm (so the reverse sweep pops it first); a loop pushes its trip count
+// after it ends.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/Sweeps.h"
+
+#include "ir/Printer.h"
+
+#include <set>
+
+namespace cgp {
+namespace {
+
+bool isCall(const StmtRef &s) {
+  return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
+         s->value->kind == ExprKind::Call;
+}
+
+Var *newLocal(Module &m, const std::string &name, const ScalarType &t, bool isConst = false) {
+  Var v;
+  v.name = name;
+  v.elem = t;
+  v.origin = Var::Temp;
+  v.isConst = isConst;
+  return m.newVar(v);
+}
+
+void append(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+bool isSignedIndex(const ScalarType &t) {
+  return t.kind == ScalarType::Integer && t.spelling.rfind("unsigned", 0) != 0 &&
+         t.spelling.find("char") == std::string::npos && t.spelling[0] != ':';
+}
+
+} // namespace
+
+std::string describeTape(const std::vector<StmtRef> &forward) {
+  std::vector<std::string> values;
+  std::set<std::string> seen;
+  int arms = 0, loops = 0;
+  for (const StmtRef &s : forward)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->kind != StmtKind::Push)
+        return;
+      const ExprRef &v = n->value;
+      if (v->kind == ExprKind::IntLit && v->type.kind == ScalarType::Bool)
+        ++arms;
+      else if (v->kind == ExprKind::VarRef && v->var->origin == Var::Temp &&
+               v->type.spelling == "std::int64_t")
+        ++loops;
+      else if (seen.insert(printExpr(v)).second)
+        values.push_back(printExpr(v));
+    });
+  std::string out;
+  for (const std::string &v : values)
+    out += (out.empty() ? "" : ", ") + v;
+  if (arms)
+    out += (out.empty() ? "" : ", ") + std::string("the arm taken by each if");
+  if (loops)
+    out += (out.empty() ? "" : ", ") + std::string("the trip count of each inner loop");
+  return out.empty() ? "nothing" : out;
+}
+
+bool SweepBuilder::build(const VarSet &neededAtEntry) {
+  forEachStmt(f_.body, [&](const StmtRef &s) { adjointCode(s); });
+  if (failed_)
+    return false;
+  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
+  Sweeps all = sweep(f_.body);
+  forward = std::move(all.fwd);
+  reverse = std::move(all.rev);
+  return !failed_;
+}
+
+void SweepBuilder::adjointCode(const StmtRef &s) {
+  if (s->kind != StmtKind::Assign && s->kind != StmtKind::Eval)
+    return;
+  VarSet &reads = reads_[s.get()];
+  auto addReads = [&](const ExprRef &e) {
+    std::vector<Var *> vars;
+    collectVars(e, vars);
+    for (Var *v : vars)
+      if (!adj_.isGenerated(v) && v->origin != Var::Global && !v->isPointer())
+        reads.insert(v);
+  };
+  if (isCall(s)) {
+    // The callee's reverse sweep gets the same arguments, and reads what it
+    // reads through them. A call that writes memory may have to restore it
+    // even when it is inactive, so its arguments are always needed.
+    const ExprRef &c = s->value;
+    const FunctionSummary &sum = sums_.of(c->callee);
+    bool writes = false;
+    for (bool w : sum.writesParam)
+      writes |= w;
+    if (!act_.at(s).active && !writes)
+      return;
+    for (size_t i = 0; i < c->operands.size(); ++i) {
+      const ExprRef &arg = c->operands[i];
+      addReads(arg);
+      if (arg->kind == ExprKind::Address && sum.readsParam[i])
+        reads.insert(arg->var);
+    }
+    return;
+  }
+  if (s->kind == StmtKind::Eval)
+    return; // an opaque call: no derivative, no reverse
+  std::vector<StmtRef> &code = code_[s.get()];
+  adjointOfAssign(s, act_.at(s), adj_,
+                  [&](const std::string &message) {
+                    fail_(s->pos, message);
+                    failed_ = true;
+                  },
+                  code);
+  for (const StmtRef &c : code)
+    forEachStmt(c, [&](const StmtRef &n) {
+      for (const ExprRef &e : ownExprs(n))
+        addReads(e);
+    });
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweep(const StmtRef &s) {
+  Sweeps out;
+  if (!s)
+    return out;
+  switch (s->kind) {
+  case StmtKind::Block: {
+    std::vector<Sweeps> parts;
+    for (const StmtRef &c : s->stmts)
+      parts.push_back(sweep(c));
+    for (const Sweeps &p : parts)
+      append(out.fwd, p.fwd);
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+      append(out.rev, it->rev);
+    return out;
+  }
+  case StmtKind::Assign:
+  case StmtKind::Eval:
+    return isCall(s) ? sweepCall(s) : sweepAssign(s);
+  case StmtKind::If:
+    return sweepIf(s);
+  case StmtKind::For:
+  case StmtKind::While:
+  case StmtKind::DoWhile:
+    return sweepLoop(s);
+  default:
+    out.fwd.push_back(s);
+    return out;
+  }
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweepAssign(const StmtRef &s) {
+  Sweeps out;
+  bool pushed = s->kind == StmtKind::Assign && tbr.pushes.count(s.get());
+  if (pushed)
+    out.fwd.push_back(push(s->lhs));
+  out.fwd.push_back(s);
+  if (pushed)
+    out.rev.push_back(assign(s->lhs, tapePop(s->lhs->var->elem)));
+  auto it = code_.find(s.get());
+  if (it != code_.end())
+    append(out.rev, it->second);
+  return out;
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
+  Sweeps out;
+  const ExprRef &c = s->value;
+  const StmtActivity &facts = act_.at(s);
+  CallActivity ca = callActivity(s, c, facts, sums_);
+  std::vector<bool> keeps = tbr.callKeeps.count(s.get()) ? tbr.callKeeps.at(s.get())
+                                                          : std::vector<bool>(c->operands.size());
+  bool anyKeep = false;
+  for (bool k : keeps)
+    anyKeep |= k;
+  bool isAssign = s->kind == StmtKind::Assign;
+  bool pushed = isAssign && tbr.pushes.count(s.get());
+  if (pushed)
+    out.fwd.push_back(push(s->lhs));
+  if (pushed)
+    out.rev.push_back(assign(s->lhs, tapePop(s->lhs->var->elem)));
+
+  if (!ca.active && !anyKeep) {
+    out.fwd.push_back(s);
+    if (facts.reset)
+      out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+    return out;
+  }
+
+  CallVariantKey key;
+  key.callee = c->callee;
+  key.active = ca.active ? ca.argActive : std::vector<bool>(c->operands.size(), false);
+  key.resultActive = ca.resultActive;
+  key.keeps = keeps;
+  const CallVariant *variant = variants_(key);
+  if (!variant) {
+    failed_ = true;
+    return out;
+  }
+
+  // Forward: the callee's forward sweep in place of the call.
+  ExprRef fwdCall = opaque(variant->fwd->qualifiedName(), c->type, c->operands);
+  out.fwd.push_back(isAssign ? assign(s->lhs, fwdCall) : eval(fwdCall));
+
+  // Reverse: the callee's pullback with the adjoints of its arguments.
+  std::vector<ExprRef> args = c->operands;
+  if (ca.resultActive) {
+    Var *seed = adj_.temp("d_" + s->lhs->var->name + "_in", s->lhs->type);
+    out.rev.push_back(decl(seed, adj_.lvalue(s->lhs)));
+    out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+    args.push_back(varRef(seed));
+  } else if (isAssign && facts.reset) {
+    out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+  }
+  std::vector<StmtRef> after;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    if (!key.active[i])
+      continue;
+    const ExprRef &arg = c->operands[i];
+    if (arg->kind == ExprKind::Address) {
+      args.push_back(address(adj_.of(arg->var), arg->operands[0]));
+      continue;
+    }
+    if (arg->kind == ExprKind::VarRef && adj_.has(arg->var)) {
+      args.push_back(address(adj_.of(arg->var), intLit(0)));
+      continue;
+    }
+    // A scalar argument computed by an expression: collect its adjoint in a
+    // temporary, then propagate it into the expression's operands.
+    Var v;
+    v.name = "d_arg" + std::to_string(i);
+    v.elem = arg->type;
+    v.origin = Var::Temp;
+    Var *tmp = adj_.module().newVar(v);
+    out.rev.push_back(decl(tmp, constant(0, arg->type)));
+    args.push_back(address(tmp, intLit(0)));
+    AdjointBuilder builder(adj_, facts.variedBefore, [&](const std::string &message) {
+      fail_(s->pos, message);
+      failed_ = true;
+    });
+    builder.propagate(arg, varRef(tmp), after);
+  }
+  out.rev.push_back(eval(opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args)));
+  append(out.rev, after);
+  // The pops of the result come before the pullback in the reverse sweep:
+  // the pullback needs the state right after the call, minus the result.
+  return out;
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweepIf(const StmtRef &s) {
+  Sweeps a = sweep(s->body), b = sweep(s->elseBody);
+  Sweeps out;
+  if (a.rev.empty() && b.rev.empty()) {
+    StmtRef copy = ifStmt(s->value, block(a.fwd), b.fwd.empty() ? nullptr : block(b.fwd));
+    copy->pos = s->pos;
+    out.fwd.push_back(copy);
+    return out;
+  }
+  // Record the arm at its end, so that the reverse sweep pops it first.
+  a.fwd.push_back(push(boolLit(true)));
+  b.fwd.push_back(push(boolLit(false)));
+  StmtRef fwd = ifStmt(s->value, block(a.fwd), block(b.fwd));
+  fwd->pos = s->pos;
+  out.fwd.push_back(fwd);
+  out.rev.push_back(comment("reverse of `if (" + printExpr(s->value) +
+                            ")`: the tape says which arm ran"));
+  out.rev.push_back(ifStmt(tapePop(ScalarType::boolType()), block(a.rev),
+                           b.rev.empty() ? nullptr : block(b.rev)));
+  return out;
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
+  Sweeps inner = sweep(s->body);
+  Sweeps step = sweep(s->step);
+  bool counted = s->kind == StmtKind::For && s->counted.index;
+  bool initPushed = s->init && s->init->kind == StmtKind::Assign && tbr.pushes.count(s->init.get());
+  Sweeps out;
+  if (inner.rev.empty() && step.rev.empty() && !initPushed) {
+    // Nothing to reverse: the loop runs as it is.
+    auto copy = std::make_shared<StmtNode>(*s);
+    copy->body = block(inner.fwd);
+    out.fwd.push_back(copy);
+    return out;
+  }
+  if (counted)
+    return sweepCountedLoop(s, std::move(inner));
+
+  Module &m = adj_.module();
+  std::string label = s->label.empty() ? "loop" : s->label;
+  Var *trips = newLocal(m, label + "_trips", ScalarType::int64Type());
+  Sweeps init = sweep(s->init);
+
+  // Forward: count the iterations, push the count after the loop.
+  std::vector<StmtRef> iteration = inner.fwd;
+  append(iteration, step.fwd);
+  out.fwd.push_back(comment(label + ": the tape holds per iteration " + describeTape(iteration) +
+                            "; after the loop, its trip count"));
+  append(out.fwd, init.fwd);
+  out.fwd.push_back(decl(trips, intLit(0, ScalarType::int64Type())));
+  std::vector<StmtRef> body{assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Add)};
+  append(body, inner.fwd);
+  append(body, step.fwd);
+  StmtRef loop = s->kind == StmtKind::DoWhile ? doWhile(block(body), s->value)
+                                              : whileStmt(s->value, block(body));
+  loop->pos = s->pos;
+  out.fwd.push_back(loop);
+  out.fwd.push_back(push(varRef(trips)));
+
+  // Reverse: run the reversed body as many times.
+  std::vector<StmtRef> rbody = step.rev;
+  append(rbody, inner.rev);
+  out.rev.push_back(comment("reverse of " + label + ": as many iterations as the forward sweep ran"));
+  out.rev.push_back(forStmt(decl(trips, tapePop(ScalarType::int64Type())),
+                            binary(BinaryOp::Gt, varRef(trips), intLit(0, ScalarType::int64Type())),
+                            assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Sub),
+                            block(rbody)));
+  append(out.rev, init.rev);
+  return out;
+}
+
+SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inner) {
+  Module &m = adj_.module();
+  Sweeps out;
+  Var *i = s->counted.index;
+  int64_t by = s->counted.step;
+  const ScalarType &it = i->elem;
+  ScalarType i64 = ScalarType::int64Type();
+  bool ownIndex = s->init->kind == StmtKind::Decl;
+  ExprRef start = s->init->value;
+  bool literalStart = start->kind == ExprKind::IntLit;
+
+  // An init that assigns an index declared outside may have to keep the
+  // index's old value.
+  bool initPushed = !ownIndex && tbr.pushes.count(s->init.get());
+
+  Var *first = literalStart ? nullptr : newLocal(m, i->name + "_first", it, true);
+  Var *trips = newLocal(m, i->name + "_trips", i64);
+  ExprRef firstValue = literalStart ? start : varRef(first);
+
+  // Forward.
+  out.fwd.push_back(comment("loop over " + i->name + ": counted, so the reverse sweep runs " +
+                            i->name + " backwards; the tape holds per iteration " +
+                            describeTape(inner.fwd) + "; after the loop, its trip count" +
+                            (literalStart ? "" : " and first " + i->name)));
+  if (initPushed)
+    out.fwd.push_back(push(varRef(i)));
+  if (first)
+    out.fwd.push_back(decl(first, start));
+  out.fwd.push_back(decl(trips, intLit(0, i64)));
+  std::vector<StmtRef> body{assign(varRef(trips), intLit(1, i64), AssignOp::Add)};
+  append(body, inner.fwd);
+  StmtRef init = ownIndex ? decl(i, firstValue) : assign(varRef(i), firstValue);
+  StmtRef loop = forStmt(init, s->value, s->step, block(body));
+  loop->declaresIndex = ownIndex;
+  loop->pos = s->pos;
+  out.fwd.push_back(loop);
+  out.fwd.push_back(push(varRef(trips)));
+  if (first)
+    out.fwd.push_back(push(varRef(first)));
+
+  // Reverse: the same indices, last first.
+  out.rev.push_back(comment("reverse of the loop over " + i->name));
+  if (first)
+    out.rev.push_back(decl(first, tapePop(it)));
+  out.rev.push_back(decl(trips, tapePop(i64)));
+  StmtRef rloop;
+  if (isSignedIndex(it) && (by == 1 || by == -1)) {
+    // for (i = first + (trips - 1) * by; by > 0 ? i >= first : i <= first; i -= by)
+    ExprRef span = binary(BinaryOp::Sub, varRef(trips), intLit(1, i64));
+    ExprRef last = by == 1 ? binary(BinaryOp::Add, firstValue, span)
+                           : binary(BinaryOp::Sub, firstValue, span);
+    if (literalStart && start->intValue == 0 && by == 1)
+      last = span;
+    StmtRef rinit = ownIndex ? decl(i, cast(it, last)) : assign(varRef(i), cast(it, last));
+    ExprRef cond = binary(by == 1 ? BinaryOp::Ge : BinaryOp::Le, varRef(i), firstValue);
+    StmtRef rstep = assign(varRef(i), intLit(1, it), by == 1 ? AssignOp::Sub : AssignOp::Add);
+    rloop = forStmt(rinit, cond, rstep, block(inner.rev));
+  } else {
+    // for (k = trips - 1; k >= 0; --k) { i = first + k * by; ... }
+    Var *k = newLocal(m, i->name + "_iter", i64);
+    ExprRef value = cast(it, binary(BinaryOp::Add, firstValue,
+                                    binary(BinaryOp::Mul, varRef(k), intLit(by, i64))));
+    std::vector<StmtRef> rbody{ownIndex ? decl(i, value) : assign(varRef(i), value)};
+    append(rbody, inner.rev);
+    rloop = forStmt(decl(k, binary(BinaryOp::Sub, varRef(trips), intLit(1, i64))),
+                    binary(BinaryOp::Ge, varRef(k), intLit(0, i64)),
+                    assign(varRef(k), intLit(1, i64), AssignOp::Sub), block(rbody));
+  }
+  out.rev.push_back(rloop);
+  if (initPushed)
+    out.rev.push_back(assign(varRef(i), tapePop(it)));
+  return out;
+}
+
+} // namespace cgp

@@ -1,0 +1,95 @@
+//===- Sweeps.h - forward and reverse sweeps of a function body -*- C++ -*-===//
+//
+// Given a prepared function (normalized control flow, calls as statements,
+// hoisted locals), its activity and where its adjoints live, builds the two
+// statement lists a gradient runs: the forward sweep (the original
+// statements with tape pushes and control records) and the reverse sweep
+// (pops and adjoint code, in reverse order). Three steps: the adjoint code
+// of each statement, the to-be-recorded analysis over what that code reads,
+// and the assembly of both sweeps statement by statement.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_TRANSFORM_SWEEPS_H
+#define CGP_TRANSFORM_SWEEPS_H
+
+#include "analysis/Activity.h"
+#include "analysis/ToBeRecorded.h"
+#include "transform/Derivatives.h"
+
+#include <functional>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace cgp {
+
+/// How a helper is called: which parameters carry adjoints, whether its
+/// result does, and which pointer parameters must keep (push) what it
+/// overwrites because the caller's reverse sweep reads it.
+struct CallVariantKey {
+  const Function *callee = nullptr;
+  std::vector<bool> active;
+  bool resultActive = false;
+  std::vector<bool> keeps;
+
+  bool operator<(const CallVariantKey &o) const {
+    return std::tie(callee, active, resultActive, keeps) <
+           std::tie(o.callee, o.active, o.resultActive, o.keeps);
+  }
+};
+
+/// The generated pair for one variant: fwd(args...) and
+/// rev(args..., [d_ret], d_<active params>...).
+struct CallVariant {
+  Function *fwd = nullptr;
+  Function *rev = nullptr;
+};
+
+class SweepBuilder {
+public:
+  using VariantFn = std::function<const CallVariant *(const CallVariantKey &)>;
+  using FailFn = std::function<void(const SourcePos &, const std::string &)>;
+
+  SweepBuilder(const Function &f, const ActivityResult &activity, AdjointMap &adjoints,
+               Summaries &summaries, VariantFn variants, FailFn fail)
+      : f_(f), act_(activity), adj_(adjoints), sums_(summaries), variants_(std::move(variants)),
+        fail_(std::move(fail)) {}
+
+  /// Builds both sweeps. `neededAtEntry`: pointer parameters whose old
+  /// values the caller needs. Returns false if an error was reported.
+  bool build(const VarSet &neededAtEntry);
+
+  std::vector<StmtRef> forward, reverse;
+  TbrResult tbr;
+
+private:
+  struct Sweeps {
+    std::vector<StmtRef> fwd, rev; // rev in the order it runs
+  };
+
+  void adjointCode(const StmtRef &s);
+  Sweeps sweep(const StmtRef &s);
+  Sweeps sweepAssign(const StmtRef &s);
+  Sweeps sweepCall(const StmtRef &s);
+  Sweeps sweepIf(const StmtRef &s);
+  Sweeps sweepLoop(const StmtRef &s);
+  Sweeps sweepCountedLoop(const StmtRef &s, Sweeps inner);
+
+  const Function &f_;
+  const ActivityResult &act_;
+  AdjointMap &adj_;
+  Summaries &sums_;
+  VariantFn variants_;
+  FailFn fail_;
+  bool failed_ = false;
+
+  std::map<const StmtNode *, std::vector<StmtRef>> code_;
+  std::map<const StmtNode *, VarSet> reads_;
+};
+
+/// A one-line description of what a forward sweep pushes, for comments.
+std::string describeTape(const std::vector<StmtRef> &forward);
+
+} // namespace cgp
+
+#endif // CGP_TRANSFORM_SWEEPS_H
