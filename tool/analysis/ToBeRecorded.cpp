@@ -85,6 +85,8 @@ public:
           break;
         head = end;
       }
+      if (counted && s->init->kind == StmtKind::Decl)
+        head.erase(s->counted.index); // the loop's own index ends with it
       return head;
     }
     default:

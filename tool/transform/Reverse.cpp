@@ -49,6 +49,60 @@ StmtRef zeroDecl(Var *v) {
   return decl(v, intLit(0, v->elem));
 }
 
+/// The variables the statements mention.
+std::set<const Var *> mentioned(const std::vector<StmtRef> &stmts) {
+  std::set<const Var *> used;
+  for (const StmtRef &s : stmts)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->var)
+        used.insert(n->var);
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->var)
+            used.insert(x->var);
+        });
+    });
+  return used;
+}
+
+/// Declarations (zeroed) of the `locals` that `body` uses, in order.
+std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
+                                 const std::vector<StmtRef> &body) {
+  std::set<const Var *> used = mentioned(body);
+  std::vector<StmtRef> decls;
+  for (Var *v : locals)
+    if (used.count(v))
+      decls.push_back(zeroDecl(v));
+  return decls;
+}
+
+/// Keeps the declarations in `decls` of variables that `body` uses.
+std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body) {
+  std::set<const Var *> used = mentioned(body);
+  std::vector<StmtRef> kept;
+  for (const StmtRef &d : decls)
+    if (used.count(d->var))
+      kept.push_back(d);
+  return kept;
+}
+
+/// True if the statements push or pop.
+bool usesTape(const std::vector<StmtRef> &stmts) {
+  bool found = false;
+  for (const StmtRef &s : stmts)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Push)
+        found = true;
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::TapePop ||
+              (x->kind == ExprKind::Opaque && x->calleeName.rfind("cgp_tape.", 0) == 0))
+            found = true;
+        });
+    });
+  return found;
+}
+
 /// The whole of `v` as an expression (an array too): `h`.
 ExprRef whole(Var *v) {
   auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
@@ -178,26 +232,31 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   if (!sweeps.build({}))
     return false;
 
+  std::vector<StmtRef> rev;
+  if (k.result && adj.has(k.result))
+    rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
+  append(rev, sweeps.reverse);
+  std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
+  append(sweepsAndEnd, epilogue);
+  if (k.result)
+    sweepsAndEnd.push_back(returnStmt(varRef(k.result)));
+  std::vector<StmtRef> localDecls = declareUsed(p.locals, sweepsAndEnd);
+  adjointDecls = keepUsed(adjointDecls, sweepsAndEnd);
+
   std::vector<StmtRef> body;
   body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   body.push_back(raw("cgp::rt::countCall();"));
-  if (!p.locals.empty())
+  if (!localDecls.empty())
     body.push_back(comment("the kernel's locals, shared by both sweeps"));
-  for (Var *v : p.locals)
-    body.push_back(zeroDecl(v));
+  append(body, localDecls);
   if (!adjointDecls.empty())
     body.push_back(comment("adjoints: d_x holds the derivative of the output with respect to x"));
   append(body, adjointDecls);
-
   body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
                          "sweep needs"));
   body.push_back(block(sweeps.forward));
   body.push_back(raw("cgp_tape.notePeak();"));
   body.push_back(comment("reverse sweep: adjoints, statement by statement, last to first"));
-  std::vector<StmtRef> rev;
-  if (k.result && adj.has(k.result))
-    rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
-  append(rev, sweeps.reverse);
   body.push_back(block(rev));
   append(body, epilogue);
   if (k.result)
@@ -308,29 +367,30 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
                       (activity.empty() ? std::string("no argument") : activity) +
                       (key.resultActive ? " and its result" : "");
 
-  std::vector<StmtRef> fbody{raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"),
-                             raw("(void)cgp_tape;")};
-  fbody.insert(fbody.begin(), comment("forward sweep of " + about));
-  for (Var *v : p.locals)
-    fbody.push_back(zeroDecl(v));
-  append(fbody, sweeps.forward);
+  std::vector<StmtRef> fcode = sweeps.forward;
   for (Var *v : atExit)
-    fbody.push_back(pushVar(v));
+    fcode.push_back(pushVar(v));
   if (h.result)
-    fbody.push_back(returnStmt(varRef(h.result)));
+    fcode.push_back(returnStmt(varRef(h.result)));
+  std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
+  if (usesTape(fcode))
+    fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  append(fbody, declareUsed(p.locals, fcode));
+  append(fbody, fcode);
   fwd->body = block(fbody);
 
-  std::vector<StmtRef> rbody{comment("reverse sweep of " + about),
-                             raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"),
-                             raw("(void)cgp_tape;")};
-  for (Var *v : p.locals)
-    rbody.push_back(zeroDecl(v));
-  append(rbody, adjointDecls);
+  std::vector<StmtRef> rcode;
   for (auto it = atExit.rbegin(); it != atExit.rend(); ++it)
-    rbody.push_back(popVar(*it));
-  append(rbody, seed);
-  append(rbody, sweeps.reverse);
-  append(rbody, epilogue);
+    rcode.push_back(popVar(*it));
+  append(rcode, seed);
+  append(rcode, sweeps.reverse);
+  append(rcode, epilogue);
+  std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
+  if (usesTape(rcode))
+    rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  append(rbody, declareUsed(p.locals, rcode));
+  append(rbody, keepUsed(adjointDecls, rcode));
+  append(rbody, rcode);
   rev->body = block(rbody);
 
   CallVariant &made = variants_[key];

@@ -83,12 +83,15 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
   if (s->kind != StmtKind::Assign && s->kind != StmtKind::Eval)
     return;
   VarSet &reads = reads_[s.get()];
+  // Reads of variables of the function (not adjoints, not constants). A
+  // pointer passed to a call is not a read of what it points to.
   auto addReads = [&](const ExprRef &e) {
-    std::vector<Var *> vars;
-    collectVars(e, vars);
-    for (Var *v : vars)
-      if (!adj_.isGenerated(v) && v->origin != Var::Global && !v->isPointer())
-        reads.insert(v);
+    forEachExpr(e, [&](const ExprRef &x) {
+      Var *v = x->var;
+      if (!v || x->kind == ExprKind::Address || adj_.isGenerated(v) || v->origin == Var::Global)
+        return;
+      reads.insert(v);
+    });
   };
   if (isCall(s)) {
     // The callee's reverse sweep gets the same arguments, and reads what it
@@ -181,12 +184,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     anyKeep |= k;
   bool isAssign = s->kind == StmtKind::Assign;
   bool pushed = isAssign && tbr.pushes.count(s.get());
-  if (pushed)
-    out.fwd.push_back(push(s->lhs));
+  // The reverse sweep restores the old value of the result variable first
+  // (the pullback may read it among the arguments), so the forward sweep
+  // pushes it last, after the callee's own pushes.
   if (pushed)
     out.rev.push_back(assign(s->lhs, tapePop(s->lhs->var->elem)));
 
   if (!ca.active && !anyKeep) {
+    if (pushed)
+      out.fwd.push_back(push(s->lhs));
     out.fwd.push_back(s);
     if (facts.reset)
       out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
@@ -206,7 +212,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
 
   // Forward: the callee's forward sweep in place of the call.
   ExprRef fwdCall = opaque(variant->fwd->qualifiedName(), c->type, c->operands);
-  out.fwd.push_back(isAssign ? assign(s->lhs, fwdCall) : eval(fwdCall));
+  if (pushed) {
+    // value = g_fwd(...); push(x); x = value;
+    Var *value = newLocal(adj_.module(), c->callee->name + "_value", c->type, true);
+    out.fwd.push_back(decl(value, fwdCall));
+    out.fwd.push_back(push(s->lhs));
+    out.fwd.push_back(assign(s->lhs, varRef(value)));
+  } else {
+    out.fwd.push_back(isAssign ? assign(s->lhs, fwdCall) : eval(fwdCall));
+  }
 
   // Reverse: the callee's pullback with the adjoints of its arguments.
   std::vector<ExprRef> args = c->operands;
@@ -248,8 +262,6 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   }
   out.rev.push_back(eval(opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args)));
   append(out.rev, after);
-  // The pops of the result come before the pullback in the reverse sweep:
-  // the pullback needs the state right after the call, minus the result.
   return out;
 }
 
