@@ -46,13 +46,16 @@ std::string outputPath(const std::string &dir, const std::string &input, const s
   return std::string(path);
 }
 
-/// Reports an error found after lowering, at the source position it names.
-void reportAt(Diagnoser &diag, clang::SourceManager &sm, const TransformError &e) {
+/// Reports an error found after lowering, at the source position it names
+/// (or at the kernel, for code the passes made).
+void reportAt(Diagnoser &diag, clang::SourceManager &sm, const TransformError &e,
+              const Function &kernel) {
   clang::SourceLocation loc;
-  if (!e.pos.file.empty())
-    if (auto file = sm.getFileManager().getOptionalFileRef(e.pos.file))
-      loc = sm.translateFileLineCol(*file, e.pos.line, e.pos.column);
-  diag.error(loc, e.message);
+  SourcePos pos = e.pos.file.empty() ? kernel.pos : e.pos;
+  if (!pos.file.empty())
+    if (auto file = sm.getFileManager().getOptionalFileRef(pos.file))
+      loc = sm.translateFileLineCol(*file, pos.line, pos.column);
+  diag.error(loc, "cannot differentiate '" + kernel.name + "': " + e.message);
 }
 
 class KernelConsumer : public clang::ASTConsumer {
@@ -76,7 +79,7 @@ public:
         continue;
       if (!reverse.differentiate(*kernel, code))
         for (const TransformError &e : reverse.errors())
-          reportAt(diag, ctx.getSourceManager(), e);
+          reportAt(diag, ctx.getSourceManager(), e, *kernel);
     }
     if (diag.hasErrors())
       return;
@@ -179,6 +182,7 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
   }
 
   clang::tooling::ClangTool tool(db, inputs);
+  tool.setPrintErrorMessage(false); // the diagnostics say it already
   std::vector<std::string> extra = {"-D__CGP_AD__=1", "-I" + includeDir(options.executablePath)};
   if (exists(CGP_AD_CLANG_RESOURCE_DIR))
     extra.push_back("-resource-dir=" CGP_AD_CLANG_RESOURCE_DIR);

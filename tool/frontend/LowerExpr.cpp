@@ -162,6 +162,11 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   }
   case clang::Stmt::LambdaExprClass:
     unsupported(e, "lambdas are not supported");
+  case clang::Stmt::CXXMemberCallExprClass:
+  case clang::Stmt::CXXOperatorCallExprClass:
+    unsupported(e, "calls of member functions and overloaded operators are not supported");
+  case clang::Stmt::MemberExprClass:
+    unsupported(e, "members of classes and structs are not supported");
   default:
     break;
   }

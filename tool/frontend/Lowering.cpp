@@ -69,14 +69,14 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
 
 Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   fd = fd->getDefinition();
-  auto known = lowered_.find(fd);
-  if (known != lowered_.end())
-    return known->second;
   for (const clang::FunctionDecl *active : callStack_)
     if (active == fd)
       unsupported(fd->getLocation(), "'" + fd->getNameAsString() +
                                          "' calls itself (directly or through other functions); "
                                          "recursion is not supported");
+  auto known = lowered_.find(fd);
+  if (known != lowered_.end())
+    return known->second;
   if (llvm::isa<clang::CXXMethodDecl>(fd))
     unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
                                        "' are not supported");

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/TypeMapping.h"
 
+#include "clang/AST/DeclCXX.h"
+
 namespace cgp {
 
 std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContext &ctx) {
@@ -46,6 +48,8 @@ std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContex
 
 std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var &out) {
   std::string spelled = t.getAsString();
+  if (const auto *record = t->getAsCXXRecordDecl(); record && record->isLambda())
+    return "lambdas are not supported";
   if (t->isReferenceType())
     return "reference variables are not supported";
   if (const auto *ptr = t->getAs<clang::PointerType>()) {

@@ -25,6 +25,13 @@ static bool isLit(const ExprRef &e, double v) {
 ExprRef neg(const ExprRef &a) {
   if (a->kind == ExprKind::Unary && a->unaryOp == UnaryOp::Neg)
     return a->operands[0];
+  // -((-x) * y) = x * y, and the same for /
+  if (a->kind == ExprKind::Binary &&
+      (a->binaryOp == BinaryOp::Mul || a->binaryOp == BinaryOp::Div)) {
+    const ExprRef &l = a->operands[0];
+    if (l->kind == ExprKind::Unary && l->unaryOp == UnaryOp::Neg)
+      return binary(a->binaryOp, l->operands[0], a->operands[1]);
+  }
   if (a->kind == ExprKind::FloatLit)
     return floatLit(-a->floatValue, a->type);
   return unary(UnaryOp::Neg, a);
@@ -177,7 +184,7 @@ void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vecto
     propagateMath(e, seed, out);
     return;
   case ExprKind::Opaque:
-    fail_("the call of '" + e->calleeName +
+    fail_("the call of '" + e->calleeName.substr(e->calleeName.rfind("::", 0) == 0 ? 2 : 0) +
           "' has no visible body and no derivative, and its arguments carry derivatives");
     return;
   case ExprKind::Call:

@@ -107,8 +107,10 @@ private:
     switch (s->kind) {
     case StmtKind::Return: {
       std::vector<StmtRef> out;
-      if (s->value && f_.result)
+      if (s->value && f_.result) {
         out.push_back(assign(varRef(f_.result), s->value));
+        out.back()->pos = s->pos;
+      }
       if (functionTail)
         return {block(out), {}};
       if (!returned_)

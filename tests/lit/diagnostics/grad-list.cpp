@@ -1,0 +1,75 @@
+// Mistakes in CGP_GRAD itself: reported at the marker, exit status 1,
+// nothing written.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DUNKNOWN 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNOT_FLOATING 2>&1 | FileCheck %s --check-prefix=NOT_FLOATING
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMALFORMED 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTWICE 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNO_BODY 2>&1 | FileCheck %s --check-prefix=NO_BODY
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNO_FLOATING_PARAM 2>&1 | FileCheck %s --check-prefix=NO_FLOATING_PARAM
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMEMBER 2>&1 | FileCheck %s --check-prefix=MEMBER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE 2>&1 | FileCheck %s --check-prefix=TEMPLATE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONFLICT 2>&1 | FileCheck %s --check-prefix=CONFLICT
+// RUN: test ! -e %t/out
+#include <cgp/cgp.h>
+
+#ifdef UNKNOWN
+CGP_GRAD(W, q)
+// UNKNOWN: grad-list.cpp:[[@LINE-1]]:1: error: 'q' named in CGP_GRAD is not a parameter of 'k'
+double k(const double *W, int n) { return W[0] * n; }
+#endif
+
+#ifdef NOT_FLOATING
+CGP_GRAD(W, n)
+// NOT_FLOATING: grad-list.cpp:[[@LINE-1]]:1: error: parameter 'n' of 'k' has type 'int': CGP_GRAD names only floating-point parameters (float, double, or pointers and arrays of them)
+double k(const double *W, int n) { return W[0] * n; }
+#endif
+
+#ifdef MALFORMED
+CGP_GRAD(W n)
+// MALFORMED: grad-list.cpp:[[@LINE-1]]:1: error: malformed CGP_GRAD list 'W n' of 'k': expected parameter names separated by commas
+double k(const double *W, int n) { return W[0] * n; }
+#endif
+
+#ifdef TWICE
+CGP_GRAD(W, W)
+// TWICE: grad-list.cpp:[[@LINE-1]]:1: error: 'W' is named twice in CGP_GRAD of 'k'
+double k(const double *W, int n) { return W[0] * n; }
+#endif
+
+#ifdef NO_BODY
+CGP_GRAD(x)
+// NO_BODY: grad-list.cpp:[[@LINE-1]]:1: error: 'k' is marked CGP_GRAD but its body is not in this file; cgp-ad needs the definition to differentiate it
+double k(double x);
+#endif
+
+#ifdef NO_FLOATING_PARAM
+CGP_GRAD()
+// NO_FLOATING_PARAM: grad-list.cpp:[[@LINE-1]]:1: error: 'k' has no floating-point parameter to differentiate with respect to
+double k(int n) { return n * 0.5; }
+#endif
+
+#ifdef MEMBER
+struct Model {
+  CGP_GRAD(x)
+  // MEMBER: grad-list.cpp:[[@LINE-1]]:3: error: 'k' is a member function; CGP_GRAD marks free functions only
+  double k(double x) { return x * x; }
+};
+#endif
+
+#ifdef TEMPLATE
+template <class T>
+CGP_GRAD(x)
+// TEMPLATE: grad-list.cpp:[[@LINE-1]]:1: error: 'k' is a template; CGP_GRAD marks non-template functions only
+T k(T x) { return x * x; }
+double use(double x) { return k(x); }
+#endif
+
+#ifdef CONFLICT
+CGP_GRAD(x)
+// CONFLICT: grad-list.cpp:[[@LINE-1]]:1: error: declarations of 'k' are marked with different CGP_GRAD lists
+double k(double x, double y);
+CGP_GRAD(y)
+double k(double x, double y) { return x * y; }
+#endif

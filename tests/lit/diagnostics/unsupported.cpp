@@ -1,0 +1,209 @@
+// Each unsupported construct is an error that names the kernel and the
+// construct, exits with status 1 and writes nothing.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DGOTO 2>&1 | FileCheck %s --check-prefix=GOTO
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRECURSION 2>&1 | FileCheck %s --check-prefix=RECURSION
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNOBODY_CALL 2>&1 | FileCheck %s --check-prefix=NOBODY_CALL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLOCAL_POINTER 2>&1 | FileCheck %s --check-prefix=LOCAL_POINTER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTATIC_LOCAL 2>&1 | FileCheck %s --check-prefix=STATIC_LOCAL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMUTABLE_GLOBAL 2>&1 | FileCheck %s --check-prefix=MUTABLE_GLOBAL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DINDIRECT 2>&1 | FileCheck %s --check-prefix=INDIRECT
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLAMBDA 2>&1 | FileCheck %s --check-prefix=LAMBDA
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRANGE_FOR 2>&1 | FileCheck %s --check-prefix=RANGE_FOR
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DREFERENCE 2>&1 | FileCheck %s --check-prefix=REFERENCE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLONG_DOUBLE 2>&1 | FileCheck %s --check-prefix=LONG_DOUBLE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPOINTER_ARITH 2>&1 | FileCheck %s --check-prefix=POINTER_ARITH
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DINCREMENT_IN_EXPR 2>&1 | FileCheck %s --check-prefix=INCREMENT_IN_EXPR
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DASSIGN_IN_EXPR 2>&1 | FileCheck %s --check-prefix=ASSIGN_IN_EXPR
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOMMA 2>&1 | FileCheck %s --check-prefix=COMMA
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONDITION_DECL 2>&1 | FileCheck %s --check-prefix=CONDITION_DECL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSCRATCH_BUFFER 2>&1 | FileCheck %s --check-prefix=SCRATCH_BUFFER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTHREE_D 2>&1 | FileCheck %s --check-prefix=THREE_D
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTRY 2>&1 | FileCheck %s --check-prefix=TRY
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCLASS_PARAM 2>&1 | FileCheck %s --check-prefix=CLASS_PARAM
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNEW_EXPR 2>&1 | FileCheck %s --check-prefix=NEW_EXPR
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMEMBER_CALL 2>&1 | FileCheck %s --check-prefix=MEMBER_CALL
+// RUN: test ! -e %t/out
+#include <cgp/cgp.h>
+#include <cmath>
+
+#ifdef GOTO
+CGP_GRAD(x) double k(double x) {
+  int i = 0;
+again:
+  // GOTO: unsupported.cpp:[[@LINE-1]]:1: error: cannot differentiate 'k': labels are not supported
+  x = x * 2;
+  if (++i < 3) goto again;
+  return x;
+}
+#endif
+
+#ifdef RECURSION
+static double power(double x, int n) { return n == 0 ? 1.0 : x * power(x, n - 1); }
+// RECURSION: unsupported.cpp:[[@LINE-1]]:15: error: cannot differentiate 'k': in 'power' (called from 'k'): 'power' calls itself (directly or through other functions); recursion is not supported
+CGP_GRAD(x) double k(double x) { return power(x, 3); }
+#endif
+
+#ifdef NOBODY_CALL
+double external(double);
+CGP_GRAD(x) double k(double x) { return external(x) * 2.0; }
+// NOBODY_CALL: unsupported.cpp:[[@LINE-1]]:34: error: cannot differentiate 'k': the call of 'external' has no visible body and no derivative, and its arguments carry derivatives
+#endif
+
+#ifdef LOCAL_POINTER
+CGP_GRAD(W) double k(const double *W, int n) {
+  const double *row = W + n;
+  // LOCAL_POINTER: unsupported.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': local pointer variables such as 'row' are not supported; index the array or parameter directly
+  return row[0];
+}
+#endif
+
+#ifdef STATIC_LOCAL
+CGP_GRAD(x) double k(double x) {
+  static double scale = 2.0;
+  // STATIC_LOCAL: unsupported.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': static local variables such as 'scale' are not supported
+  return x * scale;
+}
+#endif
+
+#ifdef MUTABLE_GLOBAL
+double gain = 3.0;
+CGP_GRAD(x) double k(double x) { return x * gain; }
+// MUTABLE_GLOBAL: unsupported.cpp:[[@LINE-1]]:45: error: cannot differentiate 'k': reads the global variable 'gain', which is not const; only constant globals are supported
+#endif
+
+#ifdef INDIRECT
+CGP_GRAD(x) double k(double x, double (*f)(double)) { return f(x); }
+// INDIRECT: unsupported.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': parameter 'f': pointers to 'double (double)' are not supported
+#endif
+
+#ifdef LAMBDA
+CGP_GRAD(x) double k(double x) {
+  auto twice = [](double v) { return 2 * v; };
+  // LAMBDA: unsupported.cpp:[[@LINE-1]]:8: error: cannot differentiate 'k': local 'twice': lambdas are not supported
+  return twice(x);
+}
+#endif
+
+#ifdef RANGE_FOR
+CGP_GRAD(x) double k(double x) {
+  double a[3] = {1, 2, 3};
+  for (double v : a)
+    // RANGE_FOR: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': range-based 'for' loops are not supported
+    x *= v;
+  return x;
+}
+#endif
+
+#ifdef REFERENCE
+CGP_GRAD(x) double k(double x) {
+  double &r = x;
+  // REFERENCE: unsupported.cpp:[[@LINE-1]]:11: error: cannot differentiate 'k': local 'r': reference variables are not supported
+  return r * r;
+}
+#endif
+
+#ifdef LONG_DOUBLE
+CGP_GRAD(x) double k(double x) {
+  long double wide = x;
+  // LONG_DOUBLE: unsupported.cpp:[[@LINE-1]]:15: error: cannot differentiate 'k': local 'wide': variables of type 'long double' are not supported
+  return (double)(wide * wide);
+}
+#endif
+
+#ifdef POINTER_ARITH
+CGP_GRAD(W) double k(const double *W, int n) { return (W + n)[1]; }
+// POINTER_ARITH: unsupported.cpp:[[@LINE-1]]:55: error: cannot differentiate 'k': only arrays and pointer parameters can be indexed; pointer arithmetic in an index base is not supported
+#endif
+
+#ifdef INCREMENT_IN_EXPR
+CGP_GRAD(W) double k(const double *W, int n) {
+  int i = 0;
+  double s = W[i++];
+  // INCREMENT_IN_EXPR: unsupported.cpp:[[@LINE-1]]:16: error: cannot differentiate 'k': '++' and '--' inside an expression are not supported; write them as their own statement
+  return s;
+}
+#endif
+
+#ifdef ASSIGN_IN_EXPR
+CGP_GRAD(x) double k(double x) {
+  double y, z;
+  y = z = x;
+  // ASSIGN_IN_EXPR: unsupported.cpp:[[@LINE-1]]:7: error: cannot differentiate 'k': assignments inside expressions are not supported; write them as statements
+  return y + z;
+}
+#endif
+
+#ifdef COMMA
+CGP_GRAD(x) double k(double x) {
+  double y = (x, 2.0 * x);
+  // COMMA: unsupported.cpp:[[@LINE-1]]:15: error: cannot differentiate 'k': the comma operator is not supported
+  return y;
+}
+#endif
+
+#ifdef CONDITION_DECL
+CGP_GRAD(x) double k(double x) {
+  if (double y = x * 2)
+    // CONDITION_DECL: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': declarations in 'if' conditions are not supported
+    return y;
+  return x;
+}
+#endif
+
+#ifdef SCRATCH_BUFFER
+CGP_GRAD(W) double k(const double *W, double *work, int n) {
+  // SCRATCH_BUFFER: unsupported.cpp:[[@LINE-1]]:20: error: cannot differentiate 'k': parameter 'work' of 'k' carries derivatives, but is not named in CGP_GRAD; name it so that its adjoint has a d_work buffer
+  for (int i = 0; i < n; ++i)
+    work[i] = 2.0 * W[i];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += work[i] * work[i];
+  return s;
+}
+#endif
+
+#ifdef THREE_D
+CGP_GRAD(x) double k(double x) {
+  double cube[2][2][2] = {};
+  // THREE_D: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': local 'cube': arrays of more than two dimensions are not supported
+  cube[0][0][0] = x;
+  return cube[0][0][0];
+}
+#endif
+
+#ifdef TRY
+CGP_GRAD(x) double k(double x) {
+  try {
+    // TRY: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'try' statements are not supported
+    x = x * x;
+  } catch (...) {
+  }
+  return x;
+}
+#endif
+
+#ifdef CLASS_PARAM
+struct Pair { double a, b; };
+CGP_GRAD(x) double k(double x, Pair p) { return x * p.a; }
+// CLASS_PARAM: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'p': variables of type 'Pair' are not supported
+#endif
+
+#ifdef NEW_EXPR
+CGP_GRAD(x) double k(double x) {
+  delete new int(3);
+  // NEW_EXPR: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': an expression whose value is unused is not supported here
+  return x;
+}
+#endif
+
+#ifdef MEMBER_CALL
+struct Scale {
+  double s;
+  double apply(double v) const { return s * v; }
+};
+const Scale kScale{2.0};
+CGP_GRAD(x) double k(double x) { return kScale.apply(x); }
+// MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': calls of member functions and overloaded operators are not supported
+#endif
