@@ -175,7 +175,10 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
 }
 
 ExprRef Lowering::lowerCast(const clang::CastExpr *e) {
-  bool implicit = llvm::isa<clang::ImplicitCastExpr>(e);
+  // `(double)i` is an explicit cast around an implicit conversion; the
+  // conversion is the user's, and generated code must write it.
+  const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+  bool implicit = ice && !ice->isPartOfExplicitCast();
   switch (e->getCastKind()) {
   case clang::CK_LValueToRValue:
   case clang::CK_NoOp:
@@ -294,9 +297,19 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
   case clang::UO_PreInc:
   case clang::UO_PostInc:
   case clang::UO_PreDec:
-  case clang::UO_PostDec:
-    unsupported(e, "'++' and '--' inside an expression are not supported; write them as "
-                   "their own statement");
+  case clang::UO_PostDec: {
+    if (!sideEffects_)
+      unsupported(e, "'++' and '--' inside a condition are not supported; write them as "
+                     "their own statement");
+    ExprRef lhs = lowerLValue(e->getSubExpr());
+    if (lhs->type.kind == ScalarType::Bool)
+      unsupported(e, "incrementing a bool is not supported");
+    ExprRef one = lhs->type.isFloating() ? floatLit(1.0, lhs->type) : intLit(1, lhs->type);
+    StmtRef step = assign(lhs, one, e->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
+    step->pos = position(e->getBeginLoc());
+    (e->isPrefix() ? sideEffects_->before : sideEffects_->after).push_back(step);
+    return lhs; // the value after (prefix) or before (postfix) the step
+  }
   case clang::UO_AddrOf:
     unsupported(e, "taking an address is supported only to pass an element to a function");
   default:

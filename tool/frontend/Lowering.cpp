@@ -220,7 +220,7 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
       out->pos = position(s->getBeginLoc());
       return out;
     }
-    out = returnStmt(value ? lowerExpr(value) : nullptr);
+    out = withSideEffects([&] { return returnStmt(value ? lowerExpr(value) : nullptr); });
     break;
   }
   case clang::Stmt::SwitchStmtClass:
@@ -251,6 +251,22 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   return out;
 }
 
+template <class Make> StmtRef Lowering::withSideEffects(Make make) {
+  SideEffects effects;
+  SideEffects *outer = sideEffects_;
+  sideEffects_ = &effects;
+  StmtRef s = make();
+  sideEffects_ = outer;
+  if (effects.before.empty() && effects.after.empty())
+    return s;
+  std::vector<StmtRef> all = effects.before;
+  all.push_back(s);
+  all.insert(all.end(), effects.after.begin(), effects.after.end());
+  StmtRef b = block(all);
+  b->pos = s->pos;
+  return b;
+}
+
 StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
@@ -272,9 +288,11 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   const clang::Expr *init = vd->getInit();
   if (var->isArray())
     return block({decl(var), lowerArrayInit(var, init)});
-  StmtRef d = decl(var, init ? convert(lowerExpr(init), var->elem) : nullptr);
-  d->pos = var->pos;
-  return d;
+  return withSideEffects([&] {
+    StmtRef d = decl(var, init ? convert(lowerExpr(init), var->elem) : nullptr);
+    d->pos = var->pos;
+    return d;
+  });
 }
 
 StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
@@ -350,9 +368,13 @@ StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
 }
 
 StmtRef Lowering::lowerExprStmt(const clang::Expr *e) {
+  return withSideEffects([&] { return lowerExprStmtAlone(e); });
+}
+
+StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   e = e->IgnoreParens();
   if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-    return lowerExprStmt(cleanups->getSubExpr());
+    return lowerExprStmtAlone(cleanups->getSubExpr());
   StmtRef out;
   if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
     ExprRef lhs = lowerLValue(cao->getLHS());
@@ -386,7 +408,7 @@ StmtRef Lowering::lowerExprStmt(const clang::Expr *e) {
       ExprRef lhs = lowerLValue(bo->getLHS());
       out = assign(lhs, convert(lowerExpr(bo->getRHS()), lhs->type));
     } else if (bo->getOpcode() == clang::BO_Comma) {
-      out = block({lowerExprStmt(bo->getLHS()), lowerExprStmt(bo->getRHS())});
+      out = block({lowerExprStmtAlone(bo->getLHS()), lowerExprStmtAlone(bo->getRHS())});
     } else {
       unsupported(e, "an expression whose value is unused is not supported here");
     }

@@ -48,6 +48,7 @@ private:
   StmtRef lowerStmt(const clang::Stmt *s);
   StmtRef lowerDecl(const clang::VarDecl *vd);
   StmtRef lowerExprStmt(const clang::Expr *e);
+  StmtRef lowerExprStmtAlone(const clang::Expr *e);
   StmtRef lowerSwitch(const clang::SwitchStmt *s);
   StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
 
@@ -68,6 +69,16 @@ private:
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
   ScalarType scalarType(clang::QualType t, clang::SourceLocation loc);
   SourcePos position(clang::SourceLocation loc);
+
+  /// `++`/`--` inside the expression of a statement: the increments of
+  /// prefix ones run before the statement, those of postfix ones after it.
+  struct SideEffects {
+    std::vector<StmtRef> before, after;
+  };
+  SideEffects *sideEffects_ = nullptr;
+  /// Lowers one statement built by `make`, with the increments that its
+  /// expressions hold placed around it.
+  template <class Make> StmtRef withSideEffects(Make make);
 
   clang::ASTContext &ctx_;
   Diagnoser &diag_;

@@ -299,6 +299,34 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
 
 //===----------------------------------------------------------------------===//
 
+/// True if the derivative of `e` can be infinite (or undefined) where `e`
+/// is finite: sqrt, cbrt and log near 0, pow, division by a varied value...
+/// A zero adjoint times such a derivative would give NaN instead of 0.
+static bool hasSingularDerivative(const ExprRef &e, const VarSet &varied) {
+  bool singular = false;
+  forEachExpr(e, [&](const ExprRef &x) {
+    if (x->kind == ExprKind::Math) {
+      switch (x->mathFn) {
+      case MathFn::Sqrt:
+      case MathFn::Cbrt:
+      case MathFn::Log:
+      case MathFn::Log1p:
+      case MathFn::Pow:
+      case MathFn::Atan2:
+      case MathFn::Hypot:
+      case MathFn::Tan:
+        singular |= exprVaried(x, varied);
+        break;
+      default:
+        break;
+      }
+    }
+    if (x->kind == ExprKind::Binary && x->binaryOp == BinaryOp::Div)
+      singular |= exprVaried(x->operands[1], varied);
+  });
+  return singular;
+}
+
 void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &adjoints,
                      std::function<void(const std::string &)> fail, std::vector<StmtRef> &out) {
   const ExprRef &lhs = s->lhs;
@@ -310,17 +338,31 @@ void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &ad
     return;
   AdjointBuilder builder(adjoints, facts.variedBefore, std::move(fail));
   ExprRef dLhs = adjoints.lvalue(lhs);
+  ExprRef stored = storedValue(s);
+  // Where the derivative may be infinite, an adjoint of exactly zero (the
+  // value did not influence the output on this run) propagates nothing.
+  bool guard = hasSingularDerivative(stored, facts.variedBefore);
+  auto propagate = [&](const ExprRef &e, const ExprRef &seed) {
+    if (!guard) {
+      builder.propagate(e, seed, out);
+      return;
+    }
+    std::vector<StmtRef> code;
+    builder.propagate(e, seed, code);
+    ExprRef base = seed->kind == ExprKind::Unary ? seed->operands[0] : seed;
+    out.push_back(ifStmt(binary(BinaryOp::Ne, base, constant(0, seed->type)), block(code)));
+  };
   switch (s->assignOp) {
   case AssignOp::Add:
-    builder.propagate(s->value, dLhs, out);
+    propagate(s->value, dLhs);
     return;
   case AssignOp::Sub:
-    builder.propagate(s->value, neg(dLhs), out);
+    propagate(s->value, neg(dLhs));
     return;
   case AssignOp::Set:
     if (!mentions(s->value, lhs->var)) {
       // y = e, e without y: read d_y, then clear it.
-      builder.propagate(s->value, dLhs, out);
+      propagate(s->value, dLhs);
       out.push_back(assign(dLhs, constant(0, lhs->type)));
       return;
     }
@@ -332,7 +374,7 @@ void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &ad
   Var *t = adjoints.temp("d_" + lhs->var->name + "_in", lhs->type);
   out.push_back(decl(t, dLhs));
   out.push_back(assign(dLhs, constant(0, lhs->type)));
-  builder.propagate(storedValue(s), varRef(t), out);
+  propagate(stored, varRef(t));
 }
 
 } // namespace cgp

@@ -11,6 +11,8 @@ public:
       return s;
     switch (s->kind) {
     case StmtKind::Decl: {
+      // Declared at the top, assigned here: no longer const.
+      s->var->isConst = false;
       locals.push_back(s->var);
       if (!s->value)
         return block();

@@ -48,7 +48,7 @@ private:
 
   struct Result {
     StmtRef stmt;
-    std::set<Var *> escaping; // flags it may leave set for what follows
+    std::set<Var *, VarLess> escaping; // flags it may leave set for what follows
   };
 
   Var *newFlag(const std::string &name) {
@@ -59,7 +59,7 @@ private:
     return m_.newVar(v);
   }
 
-  static ExprRef noneSet(const std::set<Var *> &flags) {
+  static ExprRef noneSet(const std::set<Var *, VarLess> &flags) {
     ExprRef cond;
     for (Var *flag : flags) {
       ExprRef term = unary(UnaryOp::Not, varRef(flag));
@@ -71,7 +71,7 @@ private:
   Result sequence(const std::vector<StmtRef> &list, size_t from, bool functionTail,
                   bool loopTail) {
     std::vector<StmtRef> out;
-    std::set<Var *> escaping;
+    std::set<Var *, VarLess> escaping;
     for (size_t i = from; i < list.size(); ++i) {
       bool last = i + 1 == list.size();
       Result r = statement(list[i], functionTail && last, loopTail && last);
@@ -171,11 +171,11 @@ private:
     Result inner = body(s->body, false, /*loopTail=*/true);
     targets_.pop_back();
 
-    std::set<Var *> escaping = inner.escaping;
+    std::set<Var *, VarLess> escaping = inner.escaping;
     escaping.erase(target.breakFlag);
     escaping.erase(target.continueFlag);
     // The loop stops when it breaks or the function returns.
-    std::set<Var *> stops = escaping;
+    std::set<Var *, VarLess> stops = escaping;
     if (target.breakFlag)
       stops.insert(target.breakFlag);
 
@@ -298,7 +298,7 @@ private:
       target.label = "switch";
       targets_.push_back(&target);
       StmtRef chain;
-      std::set<Var *> escaping;
+      std::set<Var *, VarLess> escaping;
       const SwitchCase *fallback = nullptr;
       for (const SwitchCase &c : cases)
         if (c.isDefault)
@@ -343,7 +343,7 @@ private:
     Var *entryVar = m_.newVar(ev);
     out.push_back(decl(entryVar, entry));
 
-    std::set<Var *> guard, escaping;
+    std::set<Var *, VarLess> guard, escaping;
     std::vector<Result> groups;
     for (size_t i = 0; i < cases.size(); ++i)
       groups.push_back(sequence(cases[i].body, 0, false, false));

@@ -120,8 +120,10 @@ CGP_GRAD(W) double k(const double *W, int n) { return (W + n)[1]; }
 #ifdef INCREMENT_IN_EXPR
 CGP_GRAD(W) double k(const double *W, int n) {
   int i = 0;
-  double s = W[i++];
-  // INCREMENT_IN_EXPR: unsupported.cpp:[[@LINE-1]]:16: error: cannot differentiate 'k': '++' and '--' inside an expression are not supported; write them as their own statement
+  double s = 0;
+  while (i++ < n)
+    // INCREMENT_IN_EXPR: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': '++' and '--' inside a condition are not supported; write them as their own statement
+    s += W[i];
   return s;
 }
 #endif

@@ -1,0 +1,225 @@
+// Unit tests of the passes between the frontend and the reverse sweep:
+// control normalisation, call hoisting, counted loops, hoisted locals, and
+// the analyses (summaries, activity, to-be-recorded).
+#include "LowerSnippet.h"
+#include "analysis/Activity.h"
+#include "analysis/Summaries.h"
+#include "analysis/ToBeRecorded.h"
+#include "ir/Printer.h"
+#include "transform/CountedLoops.h"
+#include "transform/HoistCalls.h"
+#include "transform/HoistDecls.h"
+#include "transform/NormalizeControl.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cgp;
+using cgp_test::findStmt;
+using cgp_test::lowerSnippet;
+
+namespace {
+/// The whole preparation the reverse transform runs.
+std::vector<Var *> prepare(Function &f, Module &m) {
+  normalizeControl(f, m);
+  hoistCalls(f, m);
+  markCountedLoops(f);
+  return hoistDecls(f);
+}
+
+bool contains(const std::string &text, const std::string &piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+Var *findVar(const std::vector<Var *> &vars, const std::string &name) {
+  for (Var *v : vars)
+    if (v->name == name)
+      return v;
+  return nullptr;
+}
+} // namespace
+
+TEST_CASE("break, continue and return become flags", "[passes][control]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      double s = 0;
+      for (int i = 0; i < n; ++i) {
+        if (x[i] < 0) continue;
+        if (x[i] > 9) return s;
+        s += x[i];
+        if (s > 5) break;
+      }
+      return s * 2;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  normalizeControl(k, l->module);
+  std::string text = printFunction(k);
+  CHECK(contains(text, "for (int i = 0; !returned && !break_i && i < n; ++i)"));
+  CHECK(contains(text, "continue_i = false;"));
+  CHECK(contains(text, "if (!continue_i)"));
+  CHECK(contains(text, "result = s;"));
+  CHECK(contains(text, "returned = true;"));
+  // The last return ends the function: no flag, only a guard.
+  CHECK(contains(text, "if (!returned) {\n    result = s * 2;"));
+  bool jumps = false;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    jumps |= s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
+             s->kind == StmtKind::Return || s->kind == StmtKind::Switch;
+  });
+  CHECK_FALSE(jumps);
+}
+
+TEST_CASE("a switch with fall-through enters at the first matching case", "[passes][control]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(double x, int m) {
+      switch (m) { case 0: x *= 2; [[fallthrough]]; case 1: x += 1; break; default: x = -x; }
+      return x;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  normalizeControl(k, l->module);
+  std::string text = printFunction(k);
+  CHECK(contains(text, "first_case = m == 0 ? 0 : m == 1 ? 1 : 2;"));
+  CHECK(contains(text, "if (first_case <= 0)"));
+  CHECK(contains(text, "if (!break_switch && first_case <= 2)"));
+}
+
+TEST_CASE("helper calls get their own statements, keeping short circuits", "[passes][calls]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    static double g(double v) { return v * v; }
+    CGP_GRAD(x) double k(double x) {
+      double y = g(x) + g(2 * x);
+      if (x > 0 && g(x) > 1) y = -y;
+      while (g(y) < 100) y = y * 2;
+      return y;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  normalizeControl(k, l->module);
+  hoistCalls(k, l->module);
+  std::string text = printFunction(k);
+  CHECK(contains(text, "double g_ret = ::g(x);"));
+  CHECK(contains(text, "double g_ret = ::g(2 * x);"));
+  CHECK(contains(text, "bool cond = x > 0;\n  if (cond) {"));
+  CHECK(contains(text, "bool loop_cond = g_ret < 100;"));
+  CHECK(contains(text, "while (loop_cond)"));
+}
+
+TEST_CASE("counted loops and hoisted locals", "[passes]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      double s = 0;
+      for (int i = 0; i < n; i += 2) { double a = x[i]; s += a; }
+      int j;
+      for (j = n - 1; j >= 0; --j) s *= x[j];
+      for (int m = 0; m < n; ++m) { if (x[m] > 0) m += 1; }
+      return s;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  std::vector<Var *> locals = prepare(k, l->module);
+  std::vector<StmtRef> loops;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::For)
+      loops.push_back(s);
+  });
+  REQUIRE(loops.size() == 3);
+  CHECK(loops[0]->counted.index);
+  CHECK(loops[0]->counted.step == 2);
+  CHECK(loops[1]->counted.step == -1);
+  CHECK_FALSE(loops[2]->counted.index); // the body moves m
+  CHECK(findVar(locals, "a"));          // declared in a loop body, now at the top
+  CHECK(findVar(locals, "j"));
+  CHECK_FALSE(findVar(locals, "i")); // a counted loop keeps its own index
+}
+
+TEST_CASE("summaries see through nested calls", "[analysis]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    static void fill(double *out, const double *in, int n) { for (int i = 0; i < n; ++i) out[i] = in[i]; }
+    static void wrap(double *a, const double *b, const double *unused, int n) { fill(a, b, n); }
+    CGP_GRAD(x) double k(const double *x) { double t[2]; wrap(t, x, x, 2); return t[0]; })");
+  REQUIRE_FALSE(l->hasErrors);
+  Summaries sums;
+  const Function *wrap = nullptr;
+  for (const auto &f : l->module.functions())
+    if (f->name == "wrap")
+      wrap = f.get();
+  REQUIRE(wrap);
+  const FunctionSummary &s = sums.of(wrap);
+  CHECK(s.writesParam == std::vector<bool>{true, false, false, false});
+  CHECK(s.readsParam == std::vector<bool>{false, true, false, false});
+}
+
+TEST_CASE("activity: values used only in conditions get no adjoint", "[analysis][activity]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <cmath>
+    CGP_GRAD(x, y) double k(double x, double y, int mode) {
+      double r = std::sqrt(x * x + y * y);
+      double c = 3.0;
+      double out = 0;
+      if (r < 1) out = x * y * c; else out = y;
+      return out;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  std::vector<Var *> locals = prepare(k, l->module);
+  Summaries sums;
+  ActivitySeeds seeds;
+  for (Var *w : k.wrt)
+    seeds.varied.insert(w);
+  seeds.useful.insert(k.result);
+  ActivityResult act = analyzeActivity(k, seeds, sums);
+  CHECK_FALSE(act.hasAdjoint(findVar(locals, "r")));
+  CHECK_FALSE(act.hasAdjoint(findVar(locals, "c")));
+  CHECK(act.hasAdjoint(findVar(locals, "out")));
+  StmtRef product = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var->name == "out" &&
+           s->value->kind == ExprKind::Binary;
+  });
+  REQUIRE(product);
+  CHECK(act.at(product).active);
+  StmtRef radius = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var->name == "r";
+  });
+  CHECK_FALSE(act.at(radius).active);
+}
+
+TEST_CASE("to-be-recorded: only overwritten values that the reverse reads", "[analysis][tbr]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      double s = 0, keep = 2.0;
+      for (int i = 0; i < n; ++i) { double a = x[i] * keep; s += a * a; }
+      return s;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  std::vector<Var *> locals = prepare(k, l->module);
+  Var *a = findVar(locals, "a"), *keep = findVar(locals, "keep");
+  // What the adjoint code of `s += a * a` reads: a.
+  StmtRef accumulate = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->assignOp == AssignOp::Add &&
+           s->lhs->var->name == "s";
+  });
+  StmtRef define = findStmt(k.body, [&](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var == a;
+  });
+  StmtRef init = findStmt(k.body, [&](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var == keep;
+  });
+  std::map<const StmtNode *, VarSet> reads;
+  reads[accumulate.get()] = {a};
+  reads[define.get()] = {keep};
+  Summaries sums;
+  TbrResult tbr = analyzeToBeRecorded(k, reads, {}, sums);
+  CHECK(tbr.pushes.count(define.get()));  // a: overwritten each iteration, read by the reverse
+  CHECK_FALSE(tbr.pushes.count(init.get())); // keep: never overwritten afterwards
+  CHECK(tbr.neededAtExit.count(a));
+  CHECK(tbr.neededAtExit.count(keep));
+}
