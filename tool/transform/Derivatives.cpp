@@ -120,11 +120,12 @@ static bool isSimple(const ExprRef &e) {
   }
 }
 
-ExprRef AdjointBuilder::stable(const ExprRef &seed, std::vector<StmtRef> &out) {
-  if (isSimple(seed))
-    return seed;
-  Var *t = adj_.temp("adj", seed->type);
-  out.push_back(decl(t, seed));
+ExprRef AdjointBuilder::stable(const ExprRef &e, std::vector<StmtRef> &out,
+                               const std::string &name) {
+  if (isSimple(e))
+    return e;
+  Var *t = adj_.temp(name, e->type);
+  out.push_back(decl(t, e));
   return varRef(t);
 }
 
@@ -146,7 +147,7 @@ void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vecto
     const ExprRef &a = e->operands[0];
     const ExprRef &b = e->operands[1];
     bool va = exprVaried(a, varied_), vb = exprVaried(b, varied_);
-    ExprRef s = va && vb ? stable(seed, out) : seed;
+    ExprRef s = va && vb ? stable(seed, out, "adj") : seed;
     switch (e->binaryOp) {
     case BinaryOp::Add:
       propagate(a, s, out);
@@ -162,12 +163,14 @@ void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vecto
       if (vb)
         propagate(b, mul(a, s), out);
       return;
-    case BinaryOp::Div:
+    case BinaryOp::Div: {
+      ExprRef denominator = vb ? stable(b, out, "denominator") : b;
       if (va)
-        propagate(a, div(s, b), out);
+        propagate(a, div(s, denominator), out);
       if (vb) // d(a/b)/db = -a / b^2
-        propagate(b, neg(div(mul(s, a), mul(b, b))), out);
+        propagate(b, neg(div(mul(s, a), mul(denominator, denominator))), out);
       return;
+    }
     default:
       return; // predicates and integer operators carry no derivative
     }
@@ -222,12 +225,12 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
     propagate(a, mul(seed, neg(fn(MathFn::Sin, {a}))), out);
     return;
   case MathFn::Tan: { // 1 + tan(a)^2
-    ExprRef ta = fn(MathFn::Tan, {a});
+    ExprRef ta = stable(fn(MathFn::Tan, {a}), out, "tan_value");
     propagate(a, mul(seed, add(one, mul(ta, ta))), out);
     return;
   }
   case MathFn::Tanh: { // 1 - tanh(a)^2
-    ExprRef th = fn(MathFn::Tanh, {a});
+    ExprRef th = stable(fn(MathFn::Tanh, {a}), out, "tanh_value");
     propagate(a, mul(seed, sub(one, mul(th, th))), out);
     return;
   }
@@ -235,7 +238,7 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
     propagate(a, div(seed, add(one, mul(a, a))), out);
     return;
   case MathFn::Cbrt: { // 1 / (3 cbrt(a)^2)
-    ExprRef c = fn(MathFn::Cbrt, {a});
+    ExprRef c = stable(fn(MathFn::Cbrt, {a}), out, "cbrt_value");
     propagate(a, div(seed, mul(constant(3, t), mul(c, c))), out);
     return;
   }
@@ -254,10 +257,12 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
   // Two-argument functions.
   const ExprRef &b = e->operands[1];
   bool va = exprVaried(a, varied_), vb = exprVaried(b, varied_);
-  ExprRef s = va && vb ? stable(seed, out) : seed;
+  ExprRef s = va && vb ? stable(seed, out, "adj") : seed;
   switch (e->mathFn) {
   case MathFn::Atan2: { // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2)
     ExprRef r2 = add(mul(a, a), mul(b, b));
+    if (va && vb)
+      r2 = stable(r2, out, "radius2");
     if (va)
       propagate(a, div(mul(s, b), r2), out);
     if (vb)
@@ -275,6 +280,8 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
   }
   case MathFn::Hypot: { // d/da = a / hypot(a, b)
     ExprRef h = fn(MathFn::Hypot, {a, b});
+    if (va && vb)
+      h = stable(h, out, "hypot_value");
     if (va)
       propagate(a, div(mul(s, a), h), out);
     if (vb)

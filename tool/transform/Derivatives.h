@@ -63,7 +63,9 @@ public:
   void propagate(const ExprRef &e, const ExprRef &seed, std::vector<StmtRef> &out);
 
 private:
-  ExprRef stable(const ExprRef &seed, std::vector<StmtRef> &out);
+  /// `e` itself when it is cheap to repeat, else a `const` temporary
+  /// named `name` that holds it.
+  ExprRef stable(const ExprRef &e, std::vector<StmtRef> &out, const std::string &name);
   void propagateMath(const ExprRef &e, const ExprRef &seed, std::vector<StmtRef> &out);
 
   AdjointMap &adj_;

@@ -172,8 +172,10 @@ private:
     targets_.pop_back();
 
     std::set<Var *, VarLess> escaping = inner.escaping;
-    escaping.erase(target.breakFlag);
-    escaping.erase(target.continueFlag);
+    if (target.breakFlag)
+      escaping.erase(target.breakFlag);
+    if (target.continueFlag)
+      escaping.erase(target.continueFlag);
     // The loop stops when it breaks or the function returns.
     std::set<Var *, VarLess> stops = escaping;
     if (target.breakFlag)
@@ -358,7 +360,8 @@ private:
       guard.insert(groups[i].escaping.begin(), groups[i].escaping.end());
       escaping.insert(groups[i].escaping.begin(), groups[i].escaping.end());
     }
-    escaping.erase(target.breakFlag);
+    if (target.breakFlag)
+      escaping.erase(target.breakFlag);
     out.front()->pos = s->pos;
     return {block(out), escaping};
   }
