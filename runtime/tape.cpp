@@ -29,6 +29,23 @@ Tape &Tape::current() {
   return tape;
 }
 
+Tape &Tape::redo() {
+  thread_local Tape tape;
+  tape.reportsPeak_ = false;
+  return tape;
+}
+
+void Tape::replayTo(std::size_t mark) {
+  while (bytes() > mark) {
+    std::uint32_t size = pop<std::uint32_t>();
+    void *slot = pop<void *>();
+    if (top_ == begin_)
+      previousChunk();
+    top_ -= size;
+    std::memcpy(slot, top_, size);
+  }
+}
+
 void Tape::nextChunk(std::size_t need) {
   if (!chunks_.empty()) {
     notePeak(); // before the move: bytes() must not count the top chunk twice
@@ -82,7 +99,10 @@ void Tape::previousChunk() {
   end_ = chunk.data + chunk.capacity;
 }
 
-void Tape::reportPeak(std::size_t now) { notePeakTapeBytes(now); }
+void Tape::reportPeak(std::size_t now) {
+  if (reportsPeak_)
+    notePeakTapeBytes(now);
+}
 
 std::size_t Tape::capacityBytes() const {
   std::size_t total = 0;

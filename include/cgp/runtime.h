@@ -60,6 +60,21 @@ public:
     return value;
   }
 
+  /// Keeps the current value of `slot` and where it lives, so that
+  /// replayTo() can put it back. Gradients keep, on the redo tape, the
+  /// values that their reverse sweep overwrites in the caller's buffers
+  /// (when it restores earlier values there), and put them back at the
+  /// end: buffers hold what the kernel left in them.
+  template <class T> void keep(T &slot) {
+    push(slot);
+    push(static_cast<void *>(&slot));
+    push(static_cast<std::uint32_t>(sizeof(T)));
+  }
+
+  /// Puts back every value kept since the tape had `mark` bytes, latest
+  /// first, and drops them from the tape.
+  void replayTo(std::size_t mark);
+
   /// Bytes currently on the tape.
   std::size_t bytes() const {
     return bytesBelow_ + static_cast<std::size_t>(top_ - begin_);
@@ -91,6 +106,9 @@ public:
   /// The calling thread's tape.
   static Tape &current();
 
+  /// The calling thread's redo tape (see keep()); not counted in stats().
+  static Tape &redo();
+
 private:
   struct Chunk {
     unsigned char *data = nullptr;
@@ -110,6 +128,7 @@ private:
   std::size_t bytesBelow_ = 0; // bytes in use in the chunks under the top one
   std::size_t peak_ = 0;
   std::size_t allocations_ = 0;
+  bool reportsPeak_ = true; // the redo tape does not count in stats()
 };
 
 /// Counters reported by CGP_STATS=1 (interface.md section 5).

@@ -33,7 +33,7 @@ const std::set<std::string> &reservedNames() {
       "protected", "public", "register", "return", "short", "signed", "sizeof", "static",
       "struct", "switch", "template", "this", "throw", "true", "try", "typedef", "union",
       "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "cgp", "cgp_tape",
-      "std"};
+      "cgp_redo", "cgp_redo_mark", "std"};
   return names;
 }
 

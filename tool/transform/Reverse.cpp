@@ -103,6 +103,29 @@ bool usesTape(const std::vector<StmtRef> &stmts) {
   return found;
 }
 
+/// `(void)p;` for the parameters of `f` that its body does not use, so
+/// that generated code compiles without warnings under -Wextra.
+void markUnusedParams(Function &f) {
+  std::set<const Var *> used = mentioned(f.body->stmts);
+  std::vector<StmtRef> marks;
+  for (Var *p : f.params)
+    if (!used.count(p))
+      marks.push_back(raw("(void)" + p->name + ";"));
+  f.body->stmts.insert(f.body->stmts.begin(), marks.begin(), marks.end());
+}
+
+/// True if the statements keep values on the redo tape.
+bool usesRedo(const std::vector<StmtRef> &stmts) {
+  bool found = false;
+  for (const StmtRef &s : stmts)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
+          n->value->calleeName == "cgp_redo.keep")
+        found = true;
+    });
+  return found;
+}
+
 /// The whole of `v` as an expression (an array too): `h`.
 ExprRef whole(Var *v) {
   auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
@@ -229,7 +252,13 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   SweepBuilder sweeps(
       k, act, adj, summaries_, [this](const CallVariantKey &key) { return variant(key); },
       [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
-  if (!sweeps.build({}))
+  // The caller's buffers: what the reverse sweep restores there is logged
+  // and put back at the end, so they hold what the kernel left in them.
+  VarSet callerBuffers;
+  for (Var *p : k.params)
+    if (p->isPointer() && !p->isConst)
+      callerBuffers.insert(p);
+  if (!sweeps.build({}, callerBuffers))
     return false;
 
   std::vector<StmtRef> rev;
@@ -246,6 +275,11 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> body;
   body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   body.push_back(raw("cgp::rt::countCall();"));
+  bool redo = !callerBuffers.empty();
+  if (redo) {
+    body.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
+    body.push_back(raw("const std::size_t cgp_redo_mark = cgp_redo.bytes();"));
+  }
   if (!localDecls.empty())
     body.push_back(comment("the kernel's locals, shared by both sweeps"));
   append(body, localDecls);
@@ -258,11 +292,16 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   body.push_back(raw("cgp_tape.notePeak();"));
   body.push_back(comment("reverse sweep: adjoints, statement by statement, last to first"));
   body.push_back(block(rev));
+  if (redo) {
+    body.push_back(comment("put back what the reverse sweep restored in the caller's buffers"));
+    body.push_back(raw("cgp_redo.replayTo(cgp_redo_mark);"));
+  }
   append(body, epilogue);
   if (k.result)
     body.push_back(returnStmt(varRef(k.result)));
   g->body = block({});
   g->body->stmts = body; // keep the sweep blocks as blocks (scopes)
+  markUnusedParams(*g);
 
   out.functions.push_back(g);
   out.gradients.push_back({g, &k});
@@ -277,9 +316,11 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   const Prepared &p = prepare(h);
 
   ActivitySeeds seeds;
-  VarSet keep;
+  VarSet keep, logged;
   for (size_t i = 0; i < h.params.size(); ++i) {
     Var *param = h.params[i];
+    if (key.logs[i])
+      logged.insert(param);
     if (key.active[i]) {
       seeds.varied.insert(param);
       if (param->isPointer())
@@ -341,7 +382,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   SweepBuilder sweeps(
       h, act, adj, summaries_, [this](const CallVariantKey &k) { return variant(k); },
       [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
-  if (!sweeps.build(keep))
+  if (!sweeps.build(keep, logged))
     return nullptr;
 
   // What the reverse sweep reads of the helper's own variables at its start
@@ -388,10 +429,14 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode))
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  if (usesRedo(rcode))
+    rbody.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
   append(rbody, declareUsed(p.locals, rcode));
   append(rbody, keepUsed(adjointDecls, rcode));
   append(rbody, rcode);
   rev->body = block(rbody);
+  markUnusedParams(*fwd);
+  markUnusedParams(*rev);
 
   CallVariant &made = variants_[key];
   made.fwd = fwd;

@@ -68,7 +68,14 @@ std::string describeTape(const std::vector<StmtRef> &forward) {
   return out.empty() ? "nothing" : out;
 }
 
-bool SweepBuilder::build(const VarSet &neededAtEntry) {
+void SweepBuilder::restore(const ExprRef &lhs, std::vector<StmtRef> &rev) {
+  if (lhs->kind == ExprKind::Index && logged_.count(lhs->var))
+    rev.push_back(eval(opaque("cgp_redo.keep", ScalarType::voidType(), {lhs})));
+  rev.push_back(assign(lhs, tapePop(lhs->var->elem)));
+}
+
+bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
+  logged_ = logged;
   forEachStmt(f_.body, [&](const StmtRef &s) { adjointCode(s); });
   if (failed_)
     return false;
@@ -102,12 +109,13 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
     bool writes = false;
     for (bool w : sum.writesParam)
       writes |= w;
-    if (!act_.at(s).active && !writes)
+    bool active = act_.at(s).active;
+    if (!active && !writes)
       return;
     for (size_t i = 0; i < c->operands.size(); ++i) {
       const ExprRef &arg = c->operands[i];
       addReads(arg);
-      if (arg->kind == ExprKind::Address && sum.readsParam[i])
+      if (active && arg->kind == ExprKind::Address && sum.readsParam[i])
         reads.insert(arg->var);
     }
     return;
@@ -165,7 +173,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepAssign(const StmtRef &s) {
     out.fwd.push_back(push(s->lhs));
   out.fwd.push_back(s);
   if (pushed)
-    out.rev.push_back(assign(s->lhs, tapePop(s->lhs->var->elem)));
+    restore(s->lhs, out.rev);
   auto it = code_.find(s.get());
   if (it != code_.end())
     append(out.rev, it->second);
@@ -188,7 +196,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   // (the pullback may read it among the arguments), so the forward sweep
   // pushes it last, after the callee's own pushes.
   if (pushed)
-    out.rev.push_back(assign(s->lhs, tapePop(s->lhs->var->elem)));
+    restore(s->lhs, out.rev);
 
   if (!ca.active && !anyKeep) {
     if (pushed)
@@ -204,6 +212,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   key.active = ca.active ? ca.argActive : std::vector<bool>(c->operands.size(), false);
   key.resultActive = ca.resultActive;
   key.keeps = keeps;
+  for (const ExprRef &arg : c->operands)
+    key.logs.push_back(arg->kind == ExprKind::Address && logged_.count(arg->var));
   const CallVariant *variant = variants_(key);
   if (!variant) {
     failed_ = true;

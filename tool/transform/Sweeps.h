@@ -31,10 +31,13 @@ struct CallVariantKey {
   std::vector<bool> active;
   bool resultActive = false;
   std::vector<bool> keeps;
+  /// Pointer parameters into the kernel's caller's buffers: restoring an
+  /// earlier value there must be logged on the redo tape.
+  std::vector<bool> logs;
 
   bool operator<(const CallVariantKey &o) const {
-    return std::tie(callee, active, resultActive, keeps) <
-           std::tie(o.callee, o.active, o.resultActive, o.keeps);
+    return std::tie(callee, active, resultActive, keeps, logs) <
+           std::tie(o.callee, o.active, o.resultActive, o.keeps, o.logs);
   }
 };
 
@@ -56,8 +59,11 @@ public:
         fail_(std::move(fail)) {}
 
   /// Builds both sweeps. `neededAtEntry`: pointer parameters whose old
-  /// values the caller needs. Returns false if an error was reported.
-  bool build(const VarSet &neededAtEntry);
+  /// values the caller needs; `logged`: pointer parameters into the
+  /// caller's buffers, whose final values the reverse sweep keeps on the
+  /// redo tape before restoring earlier ones. Returns false if an error
+  /// was reported.
+  bool build(const VarSet &neededAtEntry, const VarSet &logged);
 
   std::vector<StmtRef> forward, reverse;
   TbrResult tbr;
@@ -83,6 +89,10 @@ private:
   FailFn fail_;
   bool failed_ = false;
 
+  /// The pop that restores `lhs` in the reverse sweep (with its redo log).
+  void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
+
+  VarSet logged_;
   std::map<const StmtNode *, std::vector<StmtRef>> code_;
   std::map<const StmtNode *, VarSet> reads_;
 };
