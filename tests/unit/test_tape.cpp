@@ -309,3 +309,38 @@ TEST_CASE("statsLine() has the exact CGP_STATS format", "[stats]") {
   tape.clear();
   cgp::rt::resetStats();
 }
+
+TEST_CASE("the redo tape puts back the first kept value of each slot", "[tape][redo]") {
+  // A reverse sweep restores h[0] three times (its values before three
+  // overwrites); keep() saves what it overwrites, replayTo() puts back the
+  // value h[0] had before the first restore: the kernel's final value.
+  Tape &redo = Tape::redo();
+  const std::size_t mark = redo.bytes();
+  double h[2] = {4.0, -1.0};
+  float f = 2.5f;
+  const double restored[3] = {3.0, 2.0, 1.0};
+  for (double value : restored) {
+    redo.keep(h[0]);
+    h[0] = value;
+  }
+  redo.keep(f);
+  f = -7.0f;
+  CHECK(h[0] == 1.0);
+  redo.replayTo(mark);
+  CHECK(h[0] == 4.0);
+  CHECK(h[1] == -1.0);
+  CHECK(f == 2.5f);
+  CHECK(redo.bytes() == mark);
+}
+
+TEST_CASE("the redo tape does not count in stats()", "[tape][redo][stats]") {
+  cgp::rt::resetStats();
+  Tape &redo = Tape::redo();
+  double slot = 0.0;
+  for (int i = 0; i < 100000; ++i)
+    redo.keep(slot); // crosses chunks, which notes peaks
+  redo.notePeak();
+  CHECK(cgp::rt::stats().peakTapeBytes == 0);
+  redo.replayTo(0);
+  cgp::rt::resetStats();
+}
