@@ -177,6 +177,29 @@ private:
 
   const CallVariant *variant(const CallVariantKey &key);
 
+  /// The `T* d_p` parameter that carries the adjoint of parameter `p` in
+  /// and out. A pointer's adjoint is that buffer; a scalar's is a local
+  /// that the epilogue adds into `*d_p`.
+  Var *adjointParam(Var *p, AdjointMap &adj, std::vector<StmtRef> &decls,
+                    std::vector<StmtRef> &epilogue) {
+    Var *d = makeVar(module_, "d_" + p->name, p->elem, Var::Pointer, Var::Param);
+    if (p->isPointer()) {
+      adj.set(p, d);
+      return d;
+    }
+    Var *local = makeVar(module_, "d_" + p->name + "_local", p->elem, Var::Scalar, Var::Temp);
+    adj.set(p, local);
+    decls.push_back(zeroDecl(local));
+    epilogue.push_back(assign(index(d, {intLit(0)}), varRef(local), AssignOp::Add));
+    return d;
+  }
+
+  SweepBuilder sweepBuilder(const Function &f, const ActivityResult &act, AdjointMap &adj) {
+    return SweepBuilder(
+        f, act, adj, summaries_, [this](const CallVariantKey &key) { return variant(key); },
+        [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  }
+
   Module &module_;
   std::vector<TransformError> &errors_;
   Summaries summaries_;
@@ -233,25 +256,12 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
 
   AdjointMap adj(module_);
   std::vector<StmtRef> adjointDecls, epilogue;
-  for (Var *w : k.wrt) {
-    Var *d = makeVar(module_, "d_" + w->name, w->elem, Var::Pointer, Var::Param);
-    g->params.push_back(d);
-    if (w->isPointer()) {
-      adj.set(w, d);
-      continue;
-    }
-    // A scalar: accumulate locally, add into *d_x at the end.
-    Var *local = makeVar(module_, "d_" + w->name + "_local", w->elem, Var::Scalar, Var::Temp);
-    adj.set(w, local);
-    adjointDecls.push_back(zeroDecl(local));
-    epilogue.push_back(assign(index(d, {intLit(0)}), varRef(local), AssignOp::Add));
-  }
+  for (Var *w : k.wrt)
+    g->params.push_back(adjointParam(w, adj, adjointDecls, epilogue));
   if (!placeAdjoints(k, act, adj, adjointDecls))
     return false;
 
-  SweepBuilder sweeps(
-      k, act, adj, summaries_, [this](const CallVariantKey &key) { return variant(key); },
-      [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  SweepBuilder sweeps = sweepBuilder(k, act, adj);
   // The caller's buffers: what the reverse sweep restores there is logged
   // and put back at the end, so they hold what the kernel left in them.
   VarSet callerBuffers;
@@ -360,28 +370,13 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     adjointDecls.push_back(zeroDecl(local));
     seed.push_back(assign(varRef(local), varRef(dret)));
   }
-  for (size_t i = 0; i < h.params.size(); ++i) {
-    if (!key.active[i])
-      continue;
-    Var *param = h.params[i];
-    Var *d = makeVar(module_, "d_" + param->name, param->elem, Var::Pointer, Var::Param);
-    rev->params.push_back(d);
-    if (param->isPointer()) {
-      adj.set(param, d);
-      continue;
-    }
-    Var *local = makeVar(module_, "d_" + param->name + "_local", param->elem, Var::Scalar,
-                         Var::Temp);
-    adj.set(param, local);
-    adjointDecls.push_back(zeroDecl(local));
-    epilogue.push_back(assign(index(d, {intLit(0)}), varRef(local), AssignOp::Add));
-  }
+  for (size_t i = 0; i < h.params.size(); ++i)
+    if (key.active[i])
+      rev->params.push_back(adjointParam(h.params[i], adj, adjointDecls, epilogue));
   if (!placeAdjoints(h, act, adj, adjointDecls))
     return nullptr;
 
-  SweepBuilder sweeps(
-      h, act, adj, summaries_, [this](const CallVariantKey &k) { return variant(k); },
-      [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  SweepBuilder sweeps = sweepBuilder(h, act, adj);
   if (!sweeps.build(keep, logged))
     return nullptr;
 
