@@ -88,6 +88,12 @@ Var *Lowering::varFor(const clang::VarDecl *vd, clang::SourceLocation use) {
     v.origin = Var::Global;
     v.isConst = true;
     v.pos = position(vd->getLocation());
+    // An integer constant's value lets loops over it have known trip counts.
+    if (v.isScalar() && v.elem.kind == ScalarType::Integer && vd->getInit())
+      if (const clang::APValue *value = vd->evaluateValue(); value && value->isInt()) {
+        v.hasKnownValue = true;
+        v.knownValue = value->getInt().getExtValue();
+      }
     Var *var = module_.newVar(v);
     vars_[vd] = var;
     return var;

@@ -69,6 +69,8 @@ struct Var {
   std::string qualifiedName;  // for globals: the name to print
   int paramIndex = -1;        // position among the parameters
   unsigned id = 0;            // creation order in the Module (for stable order)
+  bool hasKnownValue = false; // an integer constant whose value is known
+  int64_t knownValue = 0;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }

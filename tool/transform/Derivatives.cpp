@@ -359,15 +359,25 @@ void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &ad
     ExprRef base = seed->kind == ExprKind::Unary ? seed->operands[0] : seed;
     out.push_back(ifStmt(binary(BinaryOp::Ne, base, constant(0, seed->type)), block(code)));
   };
+  // y += e with e reading y: e's operands include y, whose adjoint changes
+  // while e's adjoint is being added; read d_y once, before.
+  bool selfReading = mentions(s->value, lhs->var);
+  auto seedOf = [&]() -> ExprRef {
+    if (!selfReading)
+      return dLhs;
+    Var *t = adjoints.temp("d_" + lhs->var->name + "_in", lhs->type);
+    out.push_back(decl(t, dLhs));
+    return varRef(t);
+  };
   switch (s->assignOp) {
   case AssignOp::Add:
-    propagate(s->value, dLhs);
+    propagate(s->value, seedOf());
     return;
   case AssignOp::Sub:
-    propagate(s->value, neg(dLhs));
+    propagate(s->value, neg(seedOf()));
     return;
   case AssignOp::Set:
-    if (!mentions(s->value, lhs->var)) {
+    if (!selfReading) {
       // y = e, e without y: read d_y, then clear it.
       propagate(s->value, dLhs);
       out.push_back(assign(dLhs, constant(0, lhs->type)));

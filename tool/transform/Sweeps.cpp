@@ -11,6 +11,7 @@
 
 #include "ir/Printer.h"
 
+#include <optional>
 #include <set>
 
 namespace cgp {
@@ -346,6 +347,42 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   return out;
 }
 
+/// The trip count of a counted loop when it is known when compiling: a
+/// literal start, a bound that is a literal or an integer constant, and no
+/// other exit. Such a loop needs no trip count on the tape.
+static std::optional<int64_t> knownTrips(const StmtRef &s) {
+  const ExprRef &start = s->init->value;
+  const ExprRef &cond = s->value;
+  if (!start || start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
+    return std::nullopt;
+  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
+  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
+    return std::nullopt;
+  int64_t bound;
+  if (rhs->kind == ExprKind::IntLit)
+    bound = rhs->intValue;
+  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
+    bound = rhs->var->knownValue;
+  else
+    return std::nullopt;
+  int64_t first = start->intValue, by = s->counted.step;
+  BinaryOp op = cond->binaryOp;
+  bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
+  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
+  if (!(upwards && by > 0) && !(downwards && by < 0))
+    return std::nullopt; // a != bound, or a loop that would not end
+  bool runs = op == BinaryOp::Lt   ? first < bound
+              : op == BinaryOp::Le ? first <= bound
+              : op == BinaryOp::Gt ? first > bound
+                                   : first >= bound;
+  if (!runs)
+    return 0;
+  int64_t span = upwards ? bound - first : first - bound; // >= 0 here
+  int64_t stride = upwards ? by : -by;
+  bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
+  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
+}
+
 SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inner) {
   Module &m = adj_.module();
   Sweeps out;
@@ -361,28 +398,36 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   // index's old value.
   bool initPushed = !ownIndex && tbr.pushes.count(s->init.get());
 
+  std::optional<int64_t> known = knownTrips(s);
   Var *first = literalStart ? nullptr : newLocal(m, i->name + "_first", it, true);
-  Var *trips = newLocal(m, i->name + "_trips", i64);
+  Var *trips = known ? nullptr : newLocal(m, i->name + "_trips", i64);
   ExprRef firstValue = literalStart ? start : varRef(first);
+  ExprRef tripCount = known ? intLit(*known, i64) : varRef(trips);
 
   // Forward.
+  std::string after = known ? "; its trip count is known (" + std::to_string(*known) + ")"
+                            : "; after the loop, its trip count" +
+                                  std::string(literalStart ? "" : " and first " + i->name);
   out.fwd.push_back(comment("loop over " + i->name + ": counted, so the reverse sweep runs " +
                             i->name + " backwards; the tape holds per iteration " +
-                            describeTape(inner.fwd) + "; after the loop, its trip count" +
-                            (literalStart ? "" : " and first " + i->name)));
+                            describeTape(inner.fwd) + after));
   if (initPushed)
     out.fwd.push_back(push(varRef(i)));
   if (first)
     out.fwd.push_back(decl(first, start));
-  out.fwd.push_back(decl(trips, intLit(0, i64)));
-  std::vector<StmtRef> body{assign(varRef(trips), intLit(1, i64), AssignOp::Add)};
+  std::vector<StmtRef> body;
+  if (trips) {
+    out.fwd.push_back(decl(trips, intLit(0, i64)));
+    body.push_back(assign(varRef(trips), intLit(1, i64), AssignOp::Add));
+  }
   append(body, inner.fwd);
   StmtRef init = ownIndex ? decl(i, firstValue) : assign(varRef(i), firstValue);
   StmtRef loop = forStmt(init, s->value, s->step, block(body));
   loop->declaresIndex = ownIndex;
   loop->pos = s->pos;
   out.fwd.push_back(loop);
-  out.fwd.push_back(push(varRef(trips)));
+  if (trips)
+    out.fwd.push_back(push(varRef(trips)));
   if (first)
     out.fwd.push_back(push(varRef(first)));
 
@@ -390,11 +435,19 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   out.rev.push_back(comment("reverse of the loop over " + i->name));
   if (first)
     out.rev.push_back(decl(first, tapePop(it)));
-  out.rev.push_back(decl(trips, tapePop(i64)));
+  if (trips)
+    out.rev.push_back(decl(trips, tapePop(i64)));
   StmtRef rloop;
-  if (isSignedIndex(it) && (by == 1 || by == -1)) {
+  if (known && isSignedIndex(it) && (by == 1 || by == -1)) {
+    // for (i = first + (trips - 1) * by; ...), with every number known
+    int64_t last = start->intValue + (*known - 1) * by;
+    StmtRef rinit = ownIndex ? decl(i, intLit(last, it)) : assign(varRef(i), intLit(last, it));
+    ExprRef cond = binary(by == 1 ? BinaryOp::Ge : BinaryOp::Le, varRef(i), start);
+    StmtRef rstep = assign(varRef(i), intLit(1, it), by == 1 ? AssignOp::Sub : AssignOp::Add);
+    rloop = forStmt(rinit, cond, rstep, block(inner.rev));
+  } else if (isSignedIndex(it) && (by == 1 || by == -1)) {
     // for (i = first + (trips - 1) * by; by > 0 ? i >= first : i <= first; i -= by)
-    ExprRef span = binary(BinaryOp::Sub, varRef(trips), intLit(1, i64));
+    ExprRef span = binary(BinaryOp::Sub, tripCount, intLit(1, i64));
     ExprRef last = by == 1 ? binary(BinaryOp::Add, firstValue, span)
                            : binary(BinaryOp::Sub, firstValue, span);
     if (literalStart && start->intValue == 0 && by == 1)
@@ -410,7 +463,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
                                     binary(BinaryOp::Mul, varRef(k), intLit(by, i64))));
     std::vector<StmtRef> rbody{ownIndex ? decl(i, value) : assign(varRef(i), value)};
     append(rbody, inner.rev);
-    rloop = forStmt(decl(k, binary(BinaryOp::Sub, varRef(trips), intLit(1, i64))),
+    rloop = forStmt(decl(k, binary(BinaryOp::Sub, tripCount, intLit(1, i64))),
                     binary(BinaryOp::Ge, varRef(k), intLit(0, i64)),
                     assign(varRef(k), intLit(1, i64), AssignOp::Sub), block(rbody));
   }
