@@ -110,6 +110,18 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
     bool writes = false;
     for (bool w : sum.writesParam)
       writes |= w;
+    // The callee was analysed assuming its pointer parameters do not overlap.
+    for (size_t i = 0; i < c->operands.size(); ++i)
+      for (size_t j = i + 1; j < c->operands.size(); ++j) {
+        const ExprRef &a = c->operands[i], &b = c->operands[j];
+        if (a->kind == ExprKind::Address && b->kind == ExprKind::Address && a->var == b->var &&
+            (sum.writesParam[i] || sum.writesParam[j])) {
+          fail_(s->pos, "'" + a->var->name + "' is passed twice to '" + c->callee->name +
+                            "', which writes through one of them; cgp-ad assumes that the "
+                            "pointer arguments of a call do not overlap");
+          failed_ = true;
+        }
+      }
     bool active = act_.at(s).active;
     if (!active && !writes)
       return;

@@ -24,6 +24,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCLASS_PARAM 2>&1 | FileCheck %s --check-prefix=CLASS_PARAM
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNEW_EXPR 2>&1 | FileCheck %s --check-prefix=NEW_EXPR
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMEMBER_CALL 2>&1 | FileCheck %s --check-prefix=MEMBER_CALL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DALIASED_ARGS 2>&1 | FileCheck %s --check-prefix=ALIASED_ARGS
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <cmath>
@@ -208,4 +209,15 @@ struct Scale {
 const Scale kScale{2.0};
 CGP_GRAD(x) double k(double x) { return kScale.apply(x); }
 // MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': calls of member functions and overloaded operators are not supported
+#endif
+
+#ifdef ALIASED_ARGS
+static void shift(double *out, const double *in, int n) {
+  for (int i = 1; i < n; ++i)
+    out[i] = in[i - 1];
+}
+CGP_GRAD(h) void k(double *h, int n) {
+  shift(h, h, n);
+  // ALIASED_ARGS: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'h' is passed twice to 'shift', which writes through one of them; cgp-ad assumes that the pointer arguments of a call do not overlap
+}
 #endif
