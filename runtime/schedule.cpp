@@ -1,0 +1,146 @@
+// schedule.cpp - binomial checkpointing schedules (see cgp/schedule.h).
+//
+// The schedule follows the optimal recursion: to reverse the iterations
+// [from, end) with the state at `from` held and c free slots, run forward to
+// a split point m, keep a snapshot there, reverse [m, end) with c - 1 free
+// slots, then restore `from` and reverse [from, m) with c free slots. The
+// cost of a split is (m - from) + F(c - 1, end - m) + F(c, m - from), where
+// F is the closed-form optimum; it is convex in m, so the best split is
+// found by a binary search on its slope. The recursion is never unfolded:
+// the snapshot positions held are all the state there is.
+#include "cgp/schedule.h"
+
+#include <cassert>
+#include <limits>
+
+namespace cgp {
+namespace rt {
+namespace {
+
+constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max() / 4;
+
+/// The fewest replays to reverse `n` iterations, the state before the
+/// first one held, with `free` more slots.
+std::int64_t fewestReplays(std::int64_t n, int free) {
+  if (n <= 1)
+    return 0;
+  std::int64_t s = static_cast<std::int64_t>(free) + 1; // slots, the held one included
+  std::int64_t r = 0;
+  while (binomialCapped(s + r, s, kHuge) < n)
+    ++r;
+  return r * n - binomialCapped(s + r, s + 1, kHuge);
+}
+
+} // namespace
+
+std::int64_t binomialCapped(std::int64_t n, std::int64_t k, std::int64_t cap) {
+  if (k < 0 || k > n)
+    return 0;
+  if (k > n - k)
+    k = n - k;
+  // C(n, k) = prod_{i=1..k} (n - k + i) / i, exact at every step.
+  std::int64_t c = 1;
+  for (std::int64_t i = 1; i <= k; ++i) {
+    std::int64_t factor = n - k + i;
+    if (c > cap / factor)
+      return cap;
+    c = c * factor / i;
+    if (c >= cap)
+      return cap;
+  }
+  return c;
+}
+
+std::int64_t optimalReplays(std::int64_t steps, int snapshots) {
+  assert(snapshots >= 1);
+  return fewestReplays(steps, snapshots - 1);
+}
+
+BinomialSchedule::BinomialSchedule(std::int64_t steps, int snapshots)
+    : steps_(steps < 0 ? 0 : steps), snapshots_(snapshots < 1 ? 1 : snapshots),
+      next_(steps_ - 1) {
+  held_.reserve(static_cast<std::size_t>(snapshots_));
+}
+
+std::int64_t BinomialSchedule::split(std::int64_t from, std::int64_t end, int free) const {
+  std::int64_t n = end - from;
+  auto cost = [&](std::int64_t m) { // m: iterations run before the new snapshot
+    return m + fewestReplays(n - m, free - 1) + fewestReplays(m, free);
+  };
+  // The least m in [1, n - 1] where the cost stops falling.
+  std::int64_t lo = 1, hi = n - 1;
+  while (lo < hi) {
+    std::int64_t mid = lo + (hi - lo) / 2;
+    if (cost(mid + 1) < cost(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return from + lo;
+}
+
+ScheduleAction BinomialSchedule::next() {
+  ScheduleAction a;
+  if (!started_) {
+    started_ = true;
+    if (steps_ == 0)
+      return a;
+    held_.push_back(0);
+    peak_ = 1;
+    a.kind = ScheduleAction::Store;
+    return a;
+  }
+  if (next_ < 0)
+    return a;
+  // Snapshots past the next iteration to reverse are no longer needed.
+  while (held_.size() > 1 && held_.back() > next_)
+    held_.pop_back();
+  std::int64_t top = held_.back();
+  // The live state is usable if it lies between the top snapshot and the
+  // iteration to reverse; otherwise restore the top snapshot.
+  if (position_ < top || position_ > next_) {
+    position_ = top;
+    a.kind = ScheduleAction::Restore;
+    a.step = top;
+    a.slot = static_cast<int>(held_.size()) - 1;
+    return a;
+  }
+  if (position_ == next_) {
+    a.kind = ScheduleAction::Reverse;
+    a.step = next_;
+    --next_;
+    position_ = -1; // the reverse sweep leaves the state undefined
+    return a;
+  }
+  int free = snapshots_ - static_cast<int>(held_.size());
+  if (position_ == top && free > 0) {
+    // From a snapshot with slots to spare: run to the best split point.
+    std::int64_t m = split(position_, next_ + 1, free);
+    a.kind = ScheduleAction::Advance;
+    a.step = position_;
+    a.to = m;
+    replayed_ += m - position_;
+    position_ = m;
+    return a;
+  }
+  if (position_ != top) {
+    // Just advanced to a split point: keep a snapshot there.
+    held_.push_back(position_);
+    if (static_cast<int>(held_.size()) > peak_)
+      peak_ = static_cast<int>(held_.size());
+    a.kind = ScheduleAction::Store;
+    a.step = position_;
+    a.slot = static_cast<int>(held_.size()) - 1;
+    return a;
+  }
+  // No slot left: run to the iteration to reverse.
+  a.kind = ScheduleAction::Advance;
+  a.step = position_;
+  a.to = next_;
+  replayed_ += next_ - position_;
+  position_ = next_;
+  return a;
+}
+
+} // namespace rt
+} // namespace cgp

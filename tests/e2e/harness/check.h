@@ -1,0 +1,630 @@
+// check.h - the checker every end-to-end numeric test (tests/e2e/*.cpp) uses.
+//
+// Header-only, namespace cgp_test. A test registers the differentiated
+// (wrt) parameters of a kernel f with a Checker, gives it two lambdas (one
+// that calls f, one that calls the generated f_grad) and calls run(). The
+// checker owns the buffers the lambdas pass to the kernel, so that it can
+// reset and perturb them; data that is not differentiated stays in the test.
+//
+//   cgp_test::Checker c("rnn T=7");
+//   std::vector<double>& W  = c.in("W", n * n, -0.5, 0.5);   // const double* W
+//   double& s               = c.scalar("s", 0.7);            // double s (by value)
+//   std::vector<double>& h  = c.inout("h", n, -1.0, 1.0);    // double* h (in/out)
+//   std::vector<double> xs  = c.random_vector(T * n, -1, 1); // inactive data
+//   c.primal([&] { return f(W.data(), s, h.data(), xs.data(), T, n); });
+//   c.grad([&](cgp_test::Grads& d) {
+//     return f_grad(W.data(), s, h.data(), xs.data(), T, n,
+//                   d.f64("W"), d.f64("s"), d.f64("h"));
+//   });
+//   c.run();                       // prints one line per check
+//   ...
+//   return cgp_test::finish();     // summary; nonzero exit status on any failure
+//
+// Registration (element type T = double by default, or float):
+//   in<T>(name, n, lo, hi) / in<T>(name, values): a const pointer or array param.
+//   scalar<T>(name, value): a floating scalar passed by value (d_ is a T*).
+//   inout<T>(name, n, lo, hi) / inout<T>(name, values): a NON-const pointer or
+//     array param (interface.md section 3: in and out). The checker gives it a
+//     random seed (or seed(name, values)), passes the seed in its d_ buffer,
+//     and the loss it differentiates becomes
+//         L = f's return value (0 for void f) + sum_i seed_i * out_i
+//     where out_i are the values f leaves in the buffer. A non-const pointer
+//     that f only reads is registered with inout() too: its d_ must then come
+//     back as seed + gradient, which is what the contract implies.
+//   The returned reference is the buffer the lambdas pass to the kernel; a test
+//   may edit values through it until run(), which takes them as entry values.
+//   on_reset(fn): called before every call of f or f_grad, after the checker
+//     has restored its own buffers; for inactive buffers that f writes.
+//   Before every call of f or f_grad the checker copies the entry values of
+//   all registered parameters into the buffers the lambdas see, so the
+//   (unspecified) primal contents f_grad leaves behind never leak into a
+//   later call, and tests never look at them.
+//
+// What run() checks (one output line per check and parameter):
+//   - the primal is deterministic (two calls, same bits): guards the test itself;
+//   - (a) f_grad's return value equals f's, bit for bit, same inputs
+//     (value kernels only);
+//   - every d_ entry is finite (no NaN/inf);
+//   - const (in) parameters are left unchanged by f_grad;
+//   - (b)/(e) every d_ entry agrees with a central finite difference of L
+//     with respect to that entry's value on entry (for inout parameters this
+//     checks the seed semantics: d_ on exit = adjoint of the entry values);
+//   - (c) += accumulation: d_ buffers of in/scalar parameters prefilled with
+//     random r; after the call (d - r) must match the zero-prefill gradient to
+//     ACC_RTOL relative (inout buffers keep their seed and must come back as in
+//     the reference call); the return value must again equal f's;
+//   - (d) a second call with zeroed buffers gives bit-identical gradients and
+//     return value (tape reuse);
+//   - expect_grad(name, values, rtol): optional analytic values.
+//
+// Finite differences: Richardson-extrapolated central differences,
+//   D(h) = (L(x+h) - L(x-h)) / ((x+h) - (x-h))   (the denominator is the exact
+//   difference of the two perturbed values as stored in the element type),
+//   fd = D(h/2) + (D(h/2) - D(h)) / 3, error estimate |D(h/2) - D(h)|.
+//   double: h = 1e-5 * max(1, |x|), pass if |g - fd| <= 1e-6 * max(1, |g|, |fd|).
+//   float kernels: the perturbed entry is rounded to float and f runs in its
+//     own type, so L carries float rounding noise (~1e-7 relative); the step
+//     is h = 2e-2 * max(1, |x|) and the tolerance 2e-3 * max(1, |g|, |fd|).
+//     A double parameter whose value flows through a double->float cast sees
+//     the same noise: call float_precision() to use the float rule for every
+//     parameter of that checker.
+//   If the error estimate itself exceeds half the tolerance (double) or ten
+//   times it (float: the estimate is D(h)'s truncation error, large with the
+//   float step, not the extrapolated value's) the FD is not a valid
+//   reference (the step crosses a branch boundary or L is too noisy);
+//   that counts as a failure of the test's inputs ("FD unreliable"), so no
+//   check passes vacuously.
+//   ACC_RTOL: 1e-10 (double), 1e-4 (float), relative to max(1, |r|, |g|).
+//   Margins seen with a correct gradient (cgp-ad and hand-written ones): FD
+//   errors up to ~5e-10 (double) and ~2e-5 (float); a gradient off by 1e-5
+//   relative (double) or 1% (float) fails.
+//
+// Maintenance mode: compiled with -DCGP_TEST_FD_PROBE the checker never uses
+// the gradients the grad lambda produces. It still calls the lambda (so stub
+// f_grad definitions must exist) and then replaces the d_ buffers by a finite
+// difference with a step 8x larger (double) / 4x smaller (float), then runs
+// all checks. That validates a test's inputs (FD stable across step sizes, no
+// branch boundary nearby) and its primal under the sanitizers before cgp-ad
+// exists; it proves nothing about cgp-ad. (expect_grad tolerances are raised
+// to the FD tolerance in that mode.)
+#ifndef CGP_TEST_CHECK_H
+#define CGP_TEST_CHECK_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cgp_test {
+
+// ---------------------------------------------------------------- tolerances
+constexpr double FD_STEP_DOUBLE = 1e-5;
+constexpr double FD_RTOL_DOUBLE = 1e-6;
+constexpr double FD_STEP_FLOAT = 2e-2;
+constexpr double FD_RTOL_FLOAT = 2e-3;
+// "FD unreliable" when the error estimate |D(h/2) - D(h)| exceeds this
+// fraction of the tolerance. It measures D(h)'s truncation, far above the
+// extrapolated value's; float's large step needs the larger factor.
+constexpr double FD_UNRELIABLE_DOUBLE = 0.5;
+constexpr double FD_UNRELIABLE_FLOAT = 10.0;
+constexpr double ACC_RTOL_DOUBLE = 1e-10;
+constexpr double ACC_RTOL_FLOAT = 1e-4;
+#ifdef CGP_TEST_FD_PROBE
+constexpr double PROBE_FACTOR_DOUBLE = 8.0;
+constexpr double PROBE_FACTOR_FLOAT = 0.25;
+#endif
+
+// ---------------------------------------------------------------- tally
+struct Tally {
+  int checks = 0;
+  int failures = 0;
+};
+inline Tally& tally() {
+  static Tally t;
+  return t;
+}
+
+inline bool same_bits(double a, double b) {
+  std::uint64_t x, y;
+  std::memcpy(&x, &a, sizeof x);
+  std::memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
+// Deterministic on every platform: mt19937's output sequence is fixed by the
+// standard, the conversion to [0, 1) is ours (std distributions are not).
+class Rng {
+ public:
+  explicit Rng(unsigned seed) : g_(seed) {}
+  double u01() { return (static_cast<double>(g_()) + 0.5) / 4294967296.0; }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * u01(); }
+  int integer(int lo, int hi) {  // inclusive
+    return lo + static_cast<int>(g_() % static_cast<std::uint32_t>(hi - lo + 1));
+  }
+
+ private:
+  std::mt19937 g_;
+};
+
+namespace detail {
+
+struct Param {
+  std::string name;
+  bool is_float = false;  // element type float (else double)
+  bool inout = false;
+  bool float_fd = false;  // use the float FD rule
+  std::vector<double> base;  // entry values (exact in the element type)
+  std::vector<double> seed;  // inout only
+  std::vector<double> work_d;
+  std::vector<float> work_f;  // what the kernel sees
+  std::vector<double> grad_d;
+  std::vector<float> grad_f;  // the d_ buffer
+  bool touched = false;       // an accessor handed out its d_ buffer
+
+  std::size_t size() const { return base.size(); }
+  double round(double v) const { return is_float ? static_cast<double>(static_cast<float>(v)) : v; }
+  double work(std::size_t i) const { return is_float ? static_cast<double>(work_f[i]) : work_d[i]; }
+  void set_work(std::size_t i, double v) {
+    if (is_float) work_f[i] = static_cast<float>(v);
+    else work_d[i] = v;
+  }
+  double grad(std::size_t i) const { return is_float ? static_cast<double>(grad_f[i]) : grad_d[i]; }
+  void set_grad(std::size_t i, double v) {
+    if (is_float) grad_f[i] = static_cast<float>(v);
+    else grad_d[i] = v;
+  }
+  std::vector<double> grads() const {
+    std::vector<double> g(size());
+    for (std::size_t i = 0; i < size(); ++i) g[i] = grad(i);
+    return g;
+  }
+  // x + delta computed in the element type.
+  double perturbed(double x, double delta) const {
+    if (is_float) return static_cast<double>(static_cast<float>(x) + static_cast<float>(delta));
+    return x + delta;
+  }
+};
+
+template <class T>
+std::vector<T>& work_of(Param& p);
+template <>
+inline std::vector<double>& work_of<double>(Param& p) { return p.work_d; }
+template <>
+inline std::vector<float>& work_of<float>(Param& p) { return p.work_f; }
+
+[[noreturn]] inline void die(const std::string& msg) {
+  std::fprintf(stderr, "cgp_test: test error: %s\n", msg.c_str());
+  std::fflush(stdout);
+  std::exit(2);
+}
+
+}  // namespace detail
+
+// The d_ buffers handed to the grad lambda: d.f64("W") for a double (or
+// double-element) parameter, d.f32("x") for a float one. The accessor's type
+// must match the registration; a mismatch or an unknown name stops the test.
+class Grads {
+ public:
+  explicit Grads(std::vector<std::unique_ptr<detail::Param>>* ps) : ps_(ps) {}
+  double* f64(const std::string& name) {
+    detail::Param& p = find(name);
+    if (p.is_float) detail::die("d.f64(\"" + name + "\") but it was registered as float");
+    p.touched = true;
+    return p.grad_d.data();
+  }
+  float* f32(const std::string& name) {
+    detail::Param& p = find(name);
+    if (!p.is_float) detail::die("d.f32(\"" + name + "\") but it was registered as double");
+    p.touched = true;
+    return p.grad_f.data();
+  }
+
+ private:
+  detail::Param& find(const std::string& name) {
+    for (auto& p : *ps_)
+      if (p->name == name) return *p;
+    detail::die("no parameter named \"" + name + "\" was registered");
+  }
+  std::vector<std::unique_ptr<detail::Param>>* ps_;
+};
+
+class Checker {
+ public:
+  explicit Checker(std::string name, unsigned seed = 20240611u) : name_(std::move(name)), rng_(seed) {}
+  Checker(const Checker&) = delete;
+  Checker& operator=(const Checker&) = delete;
+
+  // ---- random data for the test's own (inactive) inputs
+  double uniform(double lo, double hi) { return rng_.uniform(lo, hi); }
+  int integer(int lo, int hi) { return rng_.integer(lo, hi); }
+  std::vector<double> random_vector(std::size_t n, double lo, double hi) {
+    std::vector<double> v(n);
+    for (auto& x : v) x = rng_.uniform(lo, hi);
+    return v;
+  }
+  std::vector<float> random_vector_f(std::size_t n, double lo, double hi) {
+    std::vector<float> v(n);
+    for (auto& x : v) x = static_cast<float>(rng_.uniform(lo, hi));
+    return v;
+  }
+
+  // ---- registration of wrt parameters
+  template <class T = double>
+  std::vector<T>& in(const std::string& name, std::size_t n, double lo, double hi) {
+    return add<T>(name, draw(n, lo, hi), false);
+  }
+  template <class T = double>
+  std::vector<T>& in(const std::string& name, const std::vector<double>& values) {
+    return add<T>(name, values, false);
+  }
+  template <class T = double>
+  T& scalar(const std::string& name, double value) {
+    return add<T>(name, std::vector<double>{value}, false)[0];
+  }
+  template <class T = double>
+  std::vector<T>& inout(const std::string& name, std::size_t n, double lo, double hi) {
+    return add<T>(name, draw(n, lo, hi), true);
+  }
+  template <class T = double>
+  std::vector<T>& inout(const std::string& name, const std::vector<double>& values) {
+    return add<T>(name, values, true);
+  }
+  // Replace the random seed of an inout parameter.
+  void seed(const std::string& name, const std::vector<double>& values) {
+    detail::Param& p = find(name);
+    if (!p.inout) detail::die("seed(\"" + name + "\"): not an inout parameter");
+    if (values.size() != p.size()) detail::die("seed(\"" + name + "\"): wrong size");
+    for (std::size_t i = 0; i < values.size(); ++i) p.seed[i] = p.round(values[i]);
+  }
+  void on_reset(std::function<void()> fn) { resets_.push_back(std::move(fn)); }
+  // Use the float FD rule (step and tolerance) for every parameter.
+  void float_precision() {
+    float_all_ = true;
+    for (auto& p : params_) p->float_fd = true;
+  }
+  // Analytic values the gradient must match (in addition to FD).
+  void expect_grad(const std::string& name, const std::vector<double>& values, double rtol) {
+    expects_.push_back(Expect{name, values, rtol});
+  }
+
+  // ---- the kernel
+  // Value kernels: primal returns f's value; grad calls f_grad and returns its value.
+  void primal(std::function<double()> fn) {
+    primal_ = std::move(fn);
+    returns_value_ = true;
+  }
+  void grad(std::function<double(Grads&)> fn) { grad_ = std::move(fn); }
+  // void kernels.
+  void primal_void(std::function<void()> fn) {
+    primal_ = [fn]() {
+      fn();
+      return 0.0;
+    };
+    returns_value_ = false;
+  }
+  void grad_void(std::function<void(Grads&)> fn) {
+    grad_ = [fn](Grads& d) {
+      fn(d);
+      return 0.0;
+    };
+  }
+
+  // Runs every check; returns the number of failed checks of this checker.
+  int run() {
+    std::printf("== %s\n", name_.c_str());
+    const int before = tally().failures;
+    if (!primal_ || !grad_ || params_.empty()) {
+      check(false, "test is complete (primal, grad and at least one parameter registered)");
+      return tally().failures - before;
+    }
+    // The test may have edited values through the returned references.
+    for (auto& p : params_)
+      for (std::size_t i = 0; i < p->size(); ++i) p->base[i] = p->work(i);
+    double f0 = 0;
+    const double L0 = eval_L(nullptr, 0, 0, &f0);
+    const double L0b = eval_L(nullptr, 0, 0, nullptr);
+    check(same_bits(L0, L0b), fmt("primal is deterministic (L = %.17g)", L0));
+    check(std::isfinite(L0), "primal value is finite");
+
+    // Reference gradient: in buffers zeroed, inout buffers seeded.
+    const double r0 = call_grad(false);
+    std::vector<std::vector<double>> G0;
+    for (auto& p : params_) G0.push_back(p->grads());
+    for (auto& p : params_)
+      if (!p->touched) check(false, "grad lambda passes d_" + p->name + " to f_grad");
+    if (returns_value_)
+      check(same_bits(r0, f0), fmt("f_grad returns f's value bit for bit (f = %.17g, f_grad = %.17g)", f0, r0));
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+      bool finite = true;
+      for (double g : G0[k]) finite = finite && std::isfinite(g);
+      check(finite, "d_" + params_[k]->name + " is finite (no NaN/inf)");
+    }
+    for (auto& p : params_) {
+      if (p->inout) continue;
+      bool same = true;
+      for (std::size_t i = 0; i < p->size(); ++i) same = same && same_bits(p->work(i), p->base[i]);
+      check(same, "f_grad leaves const input " + p->name + " unchanged");
+    }
+
+    // (b)/(e): finite differences.
+    for (std::size_t k = 0; k < params_.size(); ++k) fd_check(k, G0[k]);
+
+    // (c): accumulation.
+    {
+      const double r1 = call_grad(true);
+      if (returns_value_)
+        check(same_bits(r1, f0), "f_grad returns f's value with prefilled d_ buffers");
+      for (std::size_t k = 0; k < params_.size(); ++k) {
+        detail::Param& p = *params_[k];
+        const double rtol = p.is_float ? ACC_RTOL_FLOAT : ACC_RTOL_DOUBLE;
+        double worst = 0;
+        std::size_t bad = 0, first = 0;
+        for (std::size_t i = 0; i < p.size(); ++i) {
+          const double r = p.inout ? 0.0 : prefill_[k][i];
+          const double got = p.grad(i) - r;
+          const double err = std::fabs(got - G0[k][i]) / std::max({1.0, std::fabs(r), std::fabs(G0[k][i])});
+          if (!(err <= rtol)) {
+            if (bad++ == 0) first = i;
+          }
+          if (!(err <= worst)) worst = err;
+        }
+        std::string what = p.inout ? fmt("inout d_%s with the same seed, other d_ prefilled: same adjoint (max rel err %.2e)",
+                                         p.name.c_str(), worst)
+                                   : fmt("d_%s accumulates (+=) into prefilled values (max rel err %.2e, tol %.0e)",
+                                         p.name.c_str(), worst, rtol);
+        if (bad)
+          what += fmt("; %zu bad, first [%zu]: d-r = %.17g, expected %.17g", bad, first,
+                      p.grad(first) - (p.inout ? 0.0 : prefill_[k][first]), G0[k][first]);
+        check(bad == 0, what);
+      }
+    }
+
+    // (d): repeat call, bit for bit.
+    {
+      const double r2 = call_grad(false);
+      bool same = !returns_value_ || same_bits(r2, r0);
+      std::string where;
+      for (std::size_t k = 0; k < params_.size(); ++k)
+        for (std::size_t i = 0; i < params_[k]->size(); ++i)
+          if (!same_bits(params_[k]->grad(i), G0[k][i])) {
+            if (same) where = fmt("; first difference d_%s[%zu]", params_[k]->name.c_str(), i);
+            same = false;
+          }
+      check(same, "second call with zeroed buffers is bit-identical (tape reuse)" + where);
+    }
+
+    // analytic expectations
+    for (const Expect& e : expects_) {
+      std::size_t k = index(e.name);
+      detail::Param& p = *params_[k];
+      if (e.values.size() != p.size()) detail::die("expect_grad(\"" + e.name + "\"): wrong size");
+      double worst = 0;
+      bool ok = true;
+#ifdef CGP_TEST_FD_PROBE
+      const double rtol = std::max(e.rtol, p.float_fd ? FD_RTOL_FLOAT : FD_RTOL_DOUBLE);  // the "gradient" is a FD
+#else
+      const double rtol = e.rtol;
+#endif
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const double err = std::fabs(G0[k][i] - e.values[i]) / std::max({1.0, std::fabs(e.values[i])});
+        ok = ok && err <= rtol;
+        if (!(err <= worst)) worst = err;
+      }
+      std::string what = fmt("d_%s matches the analytic gradient (max rel err %.2e, tol %.0e)", p.name.c_str(), worst, rtol);
+      if (!ok)
+        for (std::size_t i = 0; i < p.size() && i < 8; ++i)
+          what += fmt("\n      [%zu] got %.17g expected %.17g", i, G0[k][i], e.values[i]);
+      check(ok, what);
+    }
+    return tally().failures - before;
+  }
+
+ private:
+  struct Expect {
+    std::string name;
+    std::vector<double> values;
+    double rtol;
+  };
+
+  template <class... A>
+  static std::string fmt(const char* f, A... a) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, f, a...);
+    return buf;
+  }
+  static std::string fmt(const char* f) { return f; }
+
+  void check(bool ok, const std::string& what) {
+    ++tally().checks;
+    if (!ok) ++tally().failures;
+    std::printf("  %s  %s\n", ok ? "PASS" : "FAIL", what.c_str());
+  }
+
+  std::vector<double> draw(std::size_t n, double lo, double hi) {
+    std::vector<double> v(n);
+    for (auto& x : v) x = rng_.uniform(lo, hi);
+    return v;
+  }
+
+  template <class T>
+  std::vector<T>& add(const std::string& name, const std::vector<double>& values, bool inout) {
+    static_assert(std::is_same<T, double>::value || std::is_same<T, float>::value, "double or float");
+    for (auto& p : params_)
+      if (p->name == name) detail::die("parameter \"" + name + "\" registered twice");
+    if (values.empty()) detail::die("parameter \"" + name + "\" has no entries");
+    auto p = std::make_unique<detail::Param>();
+    p->name = name;
+    p->is_float = std::is_same<T, float>::value;
+    p->inout = inout;
+    p->float_fd = p->is_float || float_all_;
+    for (double v : values) p->base.push_back(p->round(v));
+    const std::size_t n = values.size();
+    if (inout) {
+      // seeds of magnitude in [0.5, 1.5], random sign
+      for (std::size_t i = 0; i < n; ++i) {
+        const double m = rng_.uniform(0.5, 1.5);
+        p->seed.push_back(p->round(rng_.u01() < 0.5 ? -m : m));
+      }
+    }
+    if (p->is_float) {
+      p->work_f.assign(n, 0.0f);
+      p->grad_f.assign(n, 0.0f);
+    } else {
+      p->work_d.assign(n, 0.0);
+      p->grad_d.assign(n, 0.0);
+    }
+    for (std::size_t i = 0; i < n; ++i) p->set_work(i, p->base[i]);
+    // the random prefill of check (c)
+    std::vector<double> r(n);
+    for (auto& x : r) {
+      const double m = rng_.uniform(0.5, 1.5);
+      x = p->round(rng_.u01() < 0.5 ? -m : m);
+    }
+    prefill_.push_back(r);
+    params_.push_back(std::move(p));
+    return detail::work_of<T>(*params_.back());
+  }
+
+  detail::Param& find(const std::string& name) { return *params_[index(name)]; }
+  std::size_t index(const std::string& name) {
+    for (std::size_t k = 0; k < params_.size(); ++k)
+      if (params_[k]->name == name) return k;
+    detail::die("no parameter named \"" + name + "\" was registered");
+  }
+
+  // Copy entry values into the kernel's buffers (with one entry overridden),
+  // then run the test's reset callbacks.
+  void load(const detail::Param* which, std::size_t idx, double value) {
+    for (auto& p : params_)
+      for (std::size_t i = 0; i < p->size(); ++i) p->set_work(i, p->base[i]);
+    if (which) const_cast<detail::Param*>(which)->set_work(idx, value);
+    for (auto& fn : resets_) fn();
+  }
+
+  // L = f's value + sum over inout params of seed . (values f leaves there)
+  double eval_L(const detail::Param* which, std::size_t idx, double value, double* fret) {
+    load(which, idx, value);
+    const double ret = primal_();
+    if (fret) *fret = ret;
+    double L = ret;
+    for (auto& p : params_)
+      if (p->inout)
+        for (std::size_t i = 0; i < p->size(); ++i) L += p->seed[i] * p->work(i);
+    return L;
+  }
+
+  double central(std::size_t k, std::size_t i, double h) {
+    detail::Param& p = *params_[k];
+    const double x = p.base[i];
+    const double xp = p.perturbed(x, h), xm = p.perturbed(x, -h);
+    const double Lp = eval_L(&p, i, xp, nullptr);
+    const double Lm = eval_L(&p, i, xm, nullptr);
+    return (Lp - Lm) / (xp - xm);
+  }
+
+  // Richardson-extrapolated central difference and its error estimate.
+  std::pair<double, double> fd(std::size_t k, std::size_t i, double factor) {
+    detail::Param& p = *params_[k];
+    const double h = factor * (p.float_fd ? FD_STEP_FLOAT : FD_STEP_DOUBLE) * std::max(1.0, std::fabs(p.base[i]));
+    const double d1 = central(k, i, h);
+    const double d2 = central(k, i, h / 2);
+    return {d2 + (d2 - d1) / 3, std::fabs(d2 - d1)};
+  }
+
+  void fd_check(std::size_t k, const std::vector<double>& g) {
+    detail::Param& p = *params_[k];
+    const double rtol = p.float_fd ? FD_RTOL_FLOAT : FD_RTOL_DOUBLE;
+    double worst = 0;
+    std::size_t bad = 0, unreliable = 0;
+    std::string detail_lines;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const auto r = fd(k, i, 1.0);
+      const double scale = std::max({1.0, std::fabs(g[i]), std::fabs(r.first)});
+      const double err = std::fabs(g[i] - r.first) / scale;
+      const bool noisy = !(r.second <= (p.float_fd ? FD_UNRELIABLE_FLOAT : FD_UNRELIABLE_DOUBLE) * rtol * scale);
+      if (!(err <= worst)) worst = err;
+      if (noisy || !(err <= rtol)) {
+        if (noisy) ++unreliable;
+        if (bad++ < 6)
+          detail_lines += fmt("\n      [%zu] x = %.17g  d_ = %.17g  fd = %.17g  err = %.2e  fd-error-estimate = %.2e%s", i,
+                              p.base[i], g[i], r.first, err, r.second / scale, noisy ? "  (FD unreliable)" : "");
+      }
+    }
+    std::string what = fmt("d_%s vs central FD of L%s (%zu entries): max rel err %.2e (tol %.0e)", p.name.c_str(),
+                           p.inout ? " = f + seed.out, wrt entry values" : "", p.size(), worst, rtol);
+    if (unreliable) what += fmt("; %zu entries with FD unreliable (inputs near a kink or too noisy)", unreliable);
+    check(bad == 0, what + detail_lines);
+  }
+
+  // Calls f_grad with zeroed (or, for check (c), randomly prefilled) buffers
+  // for in parameters and the seed for inout parameters.
+  double call_grad(bool prefill) {
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+      detail::Param& p = *params_[k];
+      for (std::size_t i = 0; i < p.size(); ++i)
+        p.set_grad(i, p.inout ? p.seed[i] : (prefill ? prefill_[k][i] : 0.0));
+    }
+    load(nullptr, 0, 0);
+    Grads d(&params_);
+    double ret = grad_(d);
+#ifdef CGP_TEST_FD_PROBE
+    // Replace what the (stub) f_grad produced by a FD gradient at another step.
+    if (probe_.empty()) {
+      for (std::size_t k = 0; k < params_.size(); ++k) {
+        std::vector<double> v(params_[k]->size());
+        for (std::size_t i = 0; i < v.size(); ++i)
+          v[i] = fd(k, i, params_[k]->float_fd ? PROBE_FACTOR_FLOAT : PROBE_FACTOR_DOUBLE).first;
+        probe_.push_back(v);
+      }
+    }
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+      detail::Param& p = *params_[k];
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const double start = p.inout ? 0.0 : (prefill ? prefill_[k][i] : 0.0);
+        p.set_grad(i, start + probe_[k][i]);
+      }
+    }
+    eval_L(nullptr, 0, 0, &ret);
+    load(nullptr, 0, 0);
+#endif
+    return ret;
+  }
+
+  std::string name_;
+  Rng rng_;
+  bool float_all_ = false;
+  bool returns_value_ = true;
+  std::vector<std::unique_ptr<detail::Param>> params_;
+  std::vector<std::vector<double>> prefill_;
+  std::vector<std::function<void()>> resets_;
+  std::vector<Expect> expects_;
+  std::function<double()> primal_;
+  std::function<double(Grads&)> grad_;
+#ifdef CGP_TEST_FD_PROBE
+  std::vector<std::vector<double>> probe_;
+#endif
+};
+
+// Prints the summary; the value to return from main (0 iff every check passed).
+inline int finish() {
+  const Tally& t = tally();
+#ifdef CGP_TEST_FD_PROBE
+  std::printf("NOTE: built with CGP_TEST_FD_PROBE: f_grad's results were replaced by finite differences\n");
+#endif
+  std::printf("SUMMARY: %d checks, %d failed\n", t.checks, t.failures);
+  std::fflush(stdout);
+  return t.failures == 0 && t.checks > 0 ? 0 : 1;
+}
+
+}  // namespace cgp_test
+
+#endif  // CGP_TEST_CHECK_H

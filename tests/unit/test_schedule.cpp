@@ -1,0 +1,123 @@
+// Unit tests of the binomial checkpointing schedule: every schedule for
+// T <= 500 iterations and s <= 12 snapshot slots is valid (each iteration
+// reversed once, last first, from the right state), replays exactly the
+// optimum of the binomial formula (itself checked against a dynamic
+// program over all possible splits), and never holds more than s snapshots.
+#include "cgp/schedule.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+using cgp::rt::BinomialSchedule;
+using cgp::rt::ScheduleAction;
+
+namespace {
+
+/// The optimum by brute force: F[c][n] with c free slots besides the held
+/// start, n iterations, minimised over every first split.
+std::vector<std::vector<std::int64_t>> replaysByDynamicProgram(int maxFree, int maxSteps) {
+  std::vector<std::vector<std::int64_t>> f(maxFree + 1, std::vector<std::int64_t>(maxSteps + 1, 0));
+  for (int n = 1; n <= maxSteps; ++n)
+    f[0][n] = static_cast<std::int64_t>(n) * (n - 1) / 2;
+  for (int c = 1; c <= maxFree; ++c)
+    for (int n = 2; n <= maxSteps; ++n) {
+      std::int64_t best = INT64_MAX;
+      for (int m = 1; m < n; ++m)
+        best = std::min(best, m + f[c - 1][n - m] + f[c][m]);
+      f[c][n] = best;
+    }
+  return f;
+}
+
+/// Runs a schedule on a simulated loop whose state is the iteration number
+/// it is before; fails the test on any invalid action.
+void simulate(std::int64_t steps, int snapshots) {
+  BinomialSchedule schedule(steps, snapshots);
+  std::vector<std::int64_t> slots(snapshots, -1);
+  std::int64_t state = 0, expected = steps - 1, advanced = 0;
+  bool stateKnown = true;
+  for (int guard = 0; guard < 100000000; ++guard) {
+    ScheduleAction a = schedule.next();
+    if (a.kind == ScheduleAction::Done)
+      break;
+    switch (a.kind) {
+    case ScheduleAction::Store:
+      REQUIRE(stateKnown);
+      REQUIRE(a.slot >= 0);
+      REQUIRE(a.slot < snapshots);
+      REQUIRE(a.step == state);
+      slots[a.slot] = state;
+      break;
+    case ScheduleAction::Restore:
+      REQUIRE(a.slot >= 0);
+      REQUIRE(a.slot < snapshots);
+      REQUIRE(slots[a.slot] == a.step);
+      state = slots[a.slot];
+      stateKnown = true;
+      break;
+    case ScheduleAction::Advance:
+      REQUIRE(stateKnown);
+      REQUIRE(a.step == state);
+      REQUIRE(a.to > a.step);
+      REQUIRE(a.to <= expected);
+      advanced += a.to - a.step;
+      state = a.to;
+      break;
+    case ScheduleAction::Reverse:
+      REQUIRE(stateKnown);
+      REQUIRE(a.step == state);
+      REQUIRE(a.step == expected);
+      --expected;
+      stateKnown = false;
+      break;
+    default:
+      FAIL("unknown action");
+    }
+  }
+  REQUIRE(expected == -1); // every iteration reversed, in order
+  REQUIRE(advanced == schedule.replayed());
+  REQUIRE(schedule.replayed() == cgp::rt::optimalReplays(steps, snapshots));
+  REQUIRE(schedule.peakSnapshots() <= snapshots);
+}
+
+} // namespace
+
+TEST_CASE("binomial coefficients saturate instead of overflowing", "[schedule]") {
+  CHECK(cgp::rt::binomialCapped(5, 2, 1000) == 10);
+  CHECK(cgp::rt::binomialCapped(40, 20, INT64_MAX) == 137846528820LL);
+  CHECK(cgp::rt::binomialCapped(200, 100, 1000000) == 1000000);
+  CHECK(cgp::rt::binomialCapped(3, 5, 10) == 0);
+}
+
+TEST_CASE("the binomial formula is the optimum over all splits", "[schedule]") {
+  const int maxSteps = 500, maxSlots = 12;
+  auto f = replaysByDynamicProgram(maxSlots - 1, maxSteps);
+  for (int s = 1; s <= maxSlots; ++s)
+    for (int n = 1; n <= maxSteps; ++n)
+      REQUIRE(cgp::rt::optimalReplays(n, s) == f[s - 1][n]);
+  // Known values: one slot replays T(T-1)/2; T <= s + 1 needs T - 1.
+  CHECK(cgp::rt::optimalReplays(10, 1) == 45);
+  CHECK(cgp::rt::optimalReplays(5, 4) == 4);
+}
+
+TEST_CASE("schedules for T <= 500 and s <= 12 are valid and optimal", "[schedule]") {
+  for (int s = 1; s <= 12; ++s)
+    for (std::int64_t steps = 0; steps <= 500; ++steps)
+      simulate(steps, s);
+}
+
+TEST_CASE("long loops replay few iterations per iteration", "[schedule]") {
+  // 10,000 iterations with 12 slots: C(17, 12) = 6188 < 10,000 <=
+  // C(18, 12) = 18564, so r = 6 replays at most per iteration.
+  simulate(10000, 12);
+  CHECK(cgp::rt::optimalReplays(10000, 12) == 6 * 10000 - cgp::rt::binomialCapped(18, 13, INT64_MAX));
+  // 100,000 iterations with 20 slots: C(26, 20) = 230230 >= 100,000, r = 6.
+  BinomialSchedule schedule(100000, 20);
+  while (schedule.next().kind != ScheduleAction::Done) {
+  }
+  CHECK(schedule.replayed() == cgp::rt::optimalReplays(100000, 20));
+  CHECK(schedule.replayed() == 6 * 100000 - cgp::rt::binomialCapped(26, 21, INT64_MAX));
+  CHECK(schedule.peakSnapshots() <= 20);
+}
