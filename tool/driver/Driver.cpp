@@ -21,6 +21,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,14 +49,17 @@ std::string outputPath(const std::string &dir, const std::string &input, const s
 
 /// Reports an error found after lowering, at the source position it names
 /// (or at the kernel, for code the passes made).
-void reportAt(Diagnoser &diag, clang::SourceManager &sm, const TransformError &e,
-              const Function &kernel) {
-  clang::SourceLocation loc;
-  SourcePos pos = e.pos.file.empty() ? kernel.pos : e.pos;
+clang::SourceLocation locationOf(clang::SourceManager &sm, const SourcePos &pos) {
   if (!pos.file.empty())
     if (auto file = sm.getFileManager().getOptionalFileRef(pos.file))
-      loc = sm.translateFileLineCol(*file, pos.line, pos.column);
-  diag.error(loc, "cannot differentiate '" + kernel.name + "': " + e.message);
+      return sm.translateFileLineCol(*file, pos.line, pos.column);
+  return {};
+}
+
+void reportAt(Diagnoser &diag, clang::SourceManager &sm, const TransformError &e,
+              const Function &kernel) {
+  SourcePos pos = e.pos.file.empty() ? kernel.pos : e.pos;
+  diag.error(locationOf(sm, pos), "cannot differentiate '" + kernel.name + "': " + e.message);
 }
 
 class KernelConsumer : public clang::ASTConsumer {
@@ -81,6 +85,8 @@ public:
         for (const TransformError &e : reverse.errors())
           reportAt(diag, ctx.getSourceManager(), e, *kernel);
     }
+    for (const TransformError &w : reverse.warnings())
+      diag.warning(locationOf(ctx.getSourceManager(), w.pos), w.message);
     if (diag.hasErrors())
       return;
     clang::SourceManager &sm = ctx.getSourceManager();
@@ -137,6 +143,22 @@ private:
   Outputs &outputs_;
 };
 
+/// Prints diagnostics like Clang and remembers whether any was an error,
+/// so that errors Clang's driver reports about the compiler flags (an
+/// unknown argument, say) count too, not only those of the parse.
+class ErrorRecordingPrinter : public clang::TextDiagnosticPrinter {
+public:
+  ErrorRecordingPrinter()
+      : clang::TextDiagnosticPrinter(llvm::errs(), new clang::DiagnosticOptions()) {}
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    if (level >= clang::DiagnosticsEngine::Error)
+      sawError = true;
+    clang::TextDiagnosticPrinter::HandleDiagnostic(level, info);
+  }
+  bool sawError = false;
+};
+
 bool exists(const std::string &path) { return llvm::sys::fs::exists(path); }
 
 /// cgp-ad's own headers: beside the installed tool, else in the source tree.
@@ -183,6 +205,8 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
 
   clang::tooling::ClangTool tool(db, inputs);
   tool.setPrintErrorMessage(false); // the diagnostics say it already
+  ErrorRecordingPrinter printer;
+  tool.setDiagnosticConsumer(&printer);
   std::vector<std::string> extra = {"-D__CGP_AD__=1", "-I" + includeDir(options.executablePath)};
   if (exists(CGP_AD_CLANG_RESOURCE_DIR))
     extra.push_back("-resource-dir=" CGP_AD_CLANG_RESOURCE_DIR);
@@ -192,7 +216,7 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
   Outputs outputs;
   KernelActionFactory factory(options, outputs);
   int status = tool.run(&factory);
-  if (status != 0 || outputs.failed)
+  if (status != 0 || outputs.failed || printer.sawError)
     return 1;
 
   if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir)) {

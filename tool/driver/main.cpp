@@ -26,8 +26,9 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output folder (created if m
 
 static cl::opt<std::string>
     strategy("strategy",
-             cl::desc("What the reverse sweep stores: 'cgp' (the planner's choice) or "
-                      "'store-all' (tape every value the reverse sweep needs)"),
+             cl::desc("What the reverse sweep stores: 'store-all' tapes every value the "
+                      "reverse sweep needs; 'cgp' (the default) is the planner, which today "
+                      "makes the same plan as store-all"),
              cl::value_desc("cgp|store-all"), cl::init("cgp"), cl::cat(category));
 
 static cl::extrahelp moreHelp(R"(

@@ -35,6 +35,10 @@ public:
   bool VisitFunctionDecl(clang::FunctionDecl *fd) {
     for (const auto *attr : fd->specific_attrs<clang::AnnotateAttr>()) {
       llvm::StringRef text = attr->getAnnotation();
+      if (text.starts_with("cgp_jvp:") || text.starts_with("cgp_pullback_of:"))
+        planned.push_back({attr->getLocation(), text.starts_with("cgp_jvp:")
+                                                    ? "CGP_JVP (forward mode)"
+                                                    : "CGP_PULLBACK_OF (custom derivatives)"});
       if (!text.starts_with(kGradPrefix))
         continue;
       const clang::FunctionDecl *canon = fd->getCanonicalDecl();
@@ -51,6 +55,7 @@ public:
   }
 
   std::vector<Marked> found;
+  std::vector<std::pair<clang::SourceLocation, std::string>> planned;
 
 private:
   static std::string normalise(const std::string &s) {
@@ -86,6 +91,9 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
 
   std::vector<KernelRequest> kernels;
+  for (const auto &[where, what] : collector.planned)
+    diag.error(where, what + " is not supported yet in this version of cgp-ad; only CGP_GRAD "
+                             "(reverse mode) is");
   for (const Marked &m : collector.found) {
     std::string name = m.canonical->getNameAsString();
     if (m.conflicting) {

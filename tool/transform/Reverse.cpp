@@ -183,7 +183,8 @@ StmtRef popVar(Var *v) {
 
 class ReverseMode::Impl {
 public:
-  Impl(Module &m, std::vector<TransformError> &errors) : module_(m), errors_(errors) {}
+  Impl(Module &m, std::vector<TransformError> &errors, std::vector<TransformError> &warnings)
+      : module_(m), errors_(errors), warnings_(warnings) {}
 
   bool gradient(Function &kernel, GeneratedCode &out);
 
@@ -240,6 +241,7 @@ private:
 
   Module &module_;
   std::vector<TransformError> &errors_;
+  std::vector<TransformError> &warnings_;
   Summaries summaries_;
   std::map<const Function *, Prepared> prepared_;
   std::map<CallVariantKey, CallVariant> variants_;
@@ -281,6 +283,11 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   }
   if (k.result && k.result->isFloating())
     seeds.useful.insert(k.result);
+  if (seeds.useful.empty())
+    warnings_.push_back(TransformError{
+        k.pos, "the gradient of '" + k.name + "' is always zero: it returns no floating-point "
+               "value and no parameter named in CGP_GRAD is a buffer it writes; name its output "
+               "buffers in CGP_GRAD"});
   ActivityResult act = analyzeActivity(k, seeds, summaries_);
 
   Function *g = module_.newFunction();
@@ -288,7 +295,9 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   g->namespaces = k.namespaces;
   g->returnType = k.returnType;
   g->isStatic = k.isStatic;
-  g->isInline = k.isInline;
+  // Not inline even when the kernel is: callers in other files reach the
+  // gradient through the generated header, so it needs one definition.
+  g->isInline = false;
   g->pos = k.pos;
   g->params = k.params;
 
@@ -333,7 +342,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(comment("the kernel's locals, shared by both sweeps"));
   append(body, localDecls);
   if (!adjointDecls.empty())
-    body.push_back(comment("adjoints: d_x holds the derivative of the output with respect to x"));
+    body.push_back(comment("adjoints: d_<v> holds the derivative of the result with respect to <v>"));
   append(body, adjointDecls);
   body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
                          "sweep needs"));
@@ -481,7 +490,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   return &made;
 }
 
-ReverseMode::ReverseMode(Module &module) : impl_(std::make_unique<Impl>(module, errors_)) {}
+ReverseMode::ReverseMode(Module &module)
+    : impl_(std::make_unique<Impl>(module, errors_, warnings_)) {}
 ReverseMode::~ReverseMode() = default;
 
 bool ReverseMode::differentiate(Function &kernel, GeneratedCode &out) {

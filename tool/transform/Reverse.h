@@ -50,11 +50,14 @@ public:
   bool differentiate(Function &kernel, GeneratedCode &out);
 
   const std::vector<TransformError> &errors() const { return errors_; }
+  /// Things worth saying that do not stop the run.
+  const std::vector<TransformError> &warnings() const { return warnings_; }
 
 private:
   class Impl;
   std::unique_ptr<Impl> impl_;
   std::vector<TransformError> errors_;
+  std::vector<TransformError> warnings_;
 };
 
 } // namespace cgp

@@ -11,7 +11,13 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMEMBER 2>&1 | FileCheck %s --check-prefix=MEMBER
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE 2>&1 | FileCheck %s --check-prefix=TEMPLATE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONFLICT 2>&1 | FileCheck %s --check-prefix=CONFLICT
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DJVP 2>&1 | FileCheck %s --check-prefix=JVP
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPULLBACK 2>&1 | FileCheck %s --check-prefix=PULLBACK
 // RUN: test ! -e %t/out
+//
+// A kernel whose gradient is always zero is a warning, and still generated.
+// RUN: %cgpad %s -o %t/zero -- -std=c++17 -DZERO 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: test -e %t/zero/grad-list.cgp.h
 #include <cgp/cgp.h>
 
 #ifdef UNKNOWN
@@ -72,4 +78,26 @@ CGP_GRAD(x)
 double k(double x, double y);
 CGP_GRAD(y)
 double k(double x, double y) { return x * y; }
+#endif
+
+#ifdef JVP
+CGP_JVP(x)
+// JVP: grad-list.cpp:[[@LINE-1]]:1: error: CGP_JVP (forward mode) is not supported yet in this version of cgp-ad; only CGP_GRAD (reverse mode) is
+double k(double x) { return x * x; }
+#endif
+
+#ifdef PULLBACK
+double g(double x);
+CGP_PULLBACK_OF(g)
+// PULLBACK: grad-list.cpp:[[@LINE-1]]:1: error: CGP_PULLBACK_OF (custom derivatives) is not supported yet in this version of cgp-ad; only CGP_GRAD (reverse mode) is
+void g_pullback(double x, double d_ret, double *d_x) { *d_x += d_ret; }
+#endif
+
+#ifdef ZERO
+CGP_GRAD(x)
+void k(const double *x, double *y, int n) {
+  // ZERO: grad-list.cpp:[[@LINE-1]]:6: warning: the gradient of 'k' is always zero: it returns no floating-point value and no parameter named in CGP_GRAD is a buffer it writes; name its output buffers in CGP_GRAD
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * x[i];
+}
 #endif
