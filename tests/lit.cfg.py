@@ -32,6 +32,12 @@ config.substitutions.append(("%ldflags", ldflags))
 config.substitutions.append(("%sanitize", sanitize))
 config.substitutions.append(("%harness", "-I" + os.path.join(here, "e2e", "harness")))
 config.substitutions.append(("%cxx", cxx))
+config.substitutions.append(("%check-strategies", os.path.join(here, "utils", "check-strategies")))
+config.environment["CGPAD"] = os.path.join(prefix, "bin", "cgp-ad")
+config.environment["CXX"] = cxx
+config.environment["CXXFLAGS"] = cxxflags
+config.environment["LDFLAGS"] = ldflags
+config.environment["HARNESS"] = "-I" + os.path.join(here, "e2e", "harness")
 config.substitutions.append(("%expect-exit", os.path.join(here, "utils", "expect-exit")))
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%not", os.path.join(llvm_tools, "not")))
@@ -39,5 +45,5 @@ config.substitutions.append(("%not", os.path.join(llvm_tools, "not")))
 # Sanitizer runs must not depend on the caller's environment.
 config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
 config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-for var in ("CGP_DEBUG", "CGP_STATS", "CGP_MEMORY_BUDGET", "CGP_PROFILE"):
+for var in ("CGP_DEBUG", "CGP_STATS", "CGP_MEMORY_BUDGET", "CGP_PROFILE", "CGP_TEST_DUMP"):
     config.environment.pop(var, None)

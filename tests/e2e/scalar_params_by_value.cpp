@@ -6,6 +6,7 @@
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/scalar_params_by_value.cgp.cpp -o %t/run %ldflags && %t/run
 // RUN: %cxx %cxxflags %sanitize %harness %t/scalar_params_by_value.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 
 CGP_GRAD(x, y)

@@ -11,6 +11,7 @@
 
 #include "emit/Emitter.h"
 #include "emit/OutputFiles.h"
+#include "report/Explain.h"
 #include "frontend/Diagnoser.h"
 #include "frontend/KernelFinder.h"
 #include "frontend/Lowering.h"
@@ -38,6 +39,8 @@ namespace {
 
 struct Outputs {
   std::map<std::string, std::string> files; // path -> contents
+  std::vector<std::string> explanations;    // --explain text, per input
+  std::vector<std::string> planObjects;     // --plan-json object, per input
   bool failed = false;
 };
 
@@ -75,7 +78,7 @@ public:
     Diagnoser diag(engine);
     Module module;
     Lowering lowering(ctx, diag, module);
-    ReverseMode reverse(module);
+    ReverseMode reverse(module, options_.plan);
     GeneratedCode code;
     for (const KernelRequest &request : findKernels(ctx, diag)) {
       Function *kernel = lowering.lowerKernel(request);
@@ -89,6 +92,11 @@ public:
       diag.warning(locationOf(ctx.getSourceManager(), w.pos), w.message);
     if (diag.hasErrors())
       return;
+    InputPlans plans{input_, code.plans};
+    if (options_.explain)
+      outputs_.explanations.push_back(explainText(plans, options_.plan));
+    if (!options_.planJsonPath.empty())
+      outputs_.planObjects.push_back(inputPlanJson(plans));
     clang::SourceManager &sm = ctx.getSourceManager();
     EmitInput in;
     in.inputPath = input_;
@@ -224,6 +232,9 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
                  << "': " << ec.message() << "\n";
     return 1;
   }
+  if (!options.planJsonPath.empty())
+    outputs.files[options.planJsonPath] =
+        planDocument(outputs.planObjects, options.plan, toolVersion());
   for (const auto &[path, contents] : outputs.files) {
     bool changed = false;
     if (llvm::Error e = writeFileIfChanged(path, contents, changed)) {
@@ -231,6 +242,8 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
       return 1;
     }
   }
+  for (const std::string &text : outputs.explanations)
+    llvm::outs() << text;
   return 0;
 }
 

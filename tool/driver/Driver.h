@@ -8,6 +8,8 @@
 #ifndef CGP_DRIVER_DRIVER_H
 #define CGP_DRIVER_DRIVER_H
 
+#include "planner/Planner.h"
+
 #include "clang/Tooling/CompilationDatabase.h"
 
 #include <string>
@@ -18,6 +20,9 @@ namespace cgp {
 struct DriverOptions {
   std::string outputDir = ".";
   std::string strategy = "cgp";
+  PlanOptions plan;
+  bool explain = false;     // --explain: print the plan
+  std::string planJsonPath; // --plan-json=FILE
   std::string executablePath; // to find the installed include/ folder
 };
 

@@ -27,9 +27,44 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output folder (created if m
 static cl::opt<std::string>
     strategy("strategy",
              cl::desc("What the reverse sweep stores: 'store-all' tapes every value the "
-                      "reverse sweep needs; 'cgp' (the default) is the planner, which today "
-                      "makes the same plan as store-all"),
+                      "reverse sweep needs; 'cgp' (the default) lets the planner recompute "
+                      "cheap values instead (see --explain)"),
              cl::value_desc("cgp|store-all"), cl::init("cgp"), cl::cat(category));
+
+static cl::opt<bool> explain("explain",
+                             cl::desc("Print the plan: per kernel and loop, the values the "
+                                      "reverse sweep needs, stored or recomputed, with the "
+                                      "scores, the tape bytes and the recompute cost"),
+                             cl::cat(category));
+
+static cl::opt<std::string> planJson("plan-json", cl::desc("Write the plan as JSON to FILE"),
+                                     cl::value_desc("FILE"), cl::cat(category));
+
+static cl::opt<std::string>
+    weights("cgp-weights",
+            cl::desc("The planner's score weights alpha (gradient relevance), beta (recompute "
+                     "time), gamma (memory)"),
+            cl::value_desc("A,B,G"), cl::init("0.6,0.3,0.1"), cl::cat(category));
+
+/// Reads "A,B,G" (three numbers >= 0) into the plan options.
+static bool parseWeights(const std::string &text, cgp::PlanOptions &plan) {
+  double w[3];
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  llvm::StringRef(text).split(parts, ',');
+  if (parts.size() != 3)
+    return false;
+  for (int i = 0; i < 3; ++i) {
+    std::string part = parts[i].trim().str();
+    char *end = nullptr;
+    w[i] = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0' || !(w[i] >= 0) || w[i] > 1e6)
+      return false;
+  }
+  plan.alpha = w[0];
+  plan.beta = w[1];
+  plan.gamma = w[2];
+  return true;
+}
 
 static cl::extrahelp moreHelp(R"(
 Writes, for each input DIR/NAME.EXT, NAME.cgp.EXT (the input's code followed by
@@ -65,8 +100,17 @@ int main(int argc, const char **argv) {
   }
 
   cgp::DriverOptions options;
+  if (!parseWeights(weights, options.plan)) {
+    llvm::errs() << "cgp-ad: error: --cgp-weights takes three numbers >= 0 separated by "
+                    "commas (alpha,beta,gamma), not '"
+                 << weights << "'\n";
+    return 2;
+  }
+  options.explain = explain;
+  options.planJsonPath = planJson;
   options.outputDir = outputDir;
   options.strategy = strategy;
+  options.plan.storeAll = strategy == "store-all";
   static int anchor;
   options.executablePath = llvm::sys::fs::getMainExecutable(argv[0], &anchor);
   return cgp::runDriver(parser->getCompilations(), parser->getSourcePathList(), options);

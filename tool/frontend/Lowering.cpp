@@ -356,6 +356,7 @@ StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
                      binary(BinaryOp::Lt, varRef(k), intLit(array->dims[level])),
                      assign(varRef(k), intLit(1), AssignOp::Add), block({body}));
     }
+    body->pos = array->pos;
     out.push_back(body);
   }
   for (auto &[at, expr] : values) {

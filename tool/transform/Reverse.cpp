@@ -183,8 +183,9 @@ StmtRef popVar(Var *v) {
 
 class ReverseMode::Impl {
 public:
-  Impl(Module &m, std::vector<TransformError> &errors, std::vector<TransformError> &warnings)
-      : module_(m), errors_(errors), warnings_(warnings) {}
+  Impl(Module &m, const PlanOptions &options, std::vector<TransformError> &errors,
+       std::vector<TransformError> &warnings)
+      : module_(m), options_(options), errors_(errors), warnings_(warnings) {}
 
   bool gradient(Function &kernel, GeneratedCode &out);
 
@@ -235,11 +236,13 @@ private:
 
   SweepBuilder sweepBuilder(const Function &f, const ActivityResult &act, AdjointMap &adj) {
     return SweepBuilder(
-        f, act, adj, summaries_, [this](const CallVariantKey &key) { return variant(key); },
+        f, act, adj, summaries_, options_,
+        [this](const CallVariantKey &key) { return variant(key); },
         [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
   }
 
   Module &module_;
+  PlanOptions options_;
   std::vector<TransformError> &errors_;
   std::vector<TransformError> &warnings_;
   Summaries summaries_;
@@ -317,6 +320,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
       callerBuffers.insert(p);
   if (!sweeps.build({}, callerBuffers))
     return false;
+  sweeps.plan.function = k.name;
+  out.plans.push_back(sweeps.plan);
 
   std::vector<StmtRef> rev;
   if (k.result && adj.has(k.result))
@@ -427,6 +432,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   SweepBuilder sweeps = sweepBuilder(h, act, adj);
   if (!sweeps.build(keep, logged))
     return nullptr;
+  sweeps.plan.function = h.name + " (helper, as " + fwd->name + "/" + rev->name + ")";
+  out_->plans.push_back(sweeps.plan);
 
   // What the reverse sweep reads of the helper's own variables at its start
   // must survive the helper's return: pushed at exit, popped at entry.
@@ -490,8 +497,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   return &made;
 }
 
-ReverseMode::ReverseMode(Module &module)
-    : impl_(std::make_unique<Impl>(module, errors_, warnings_)) {}
+ReverseMode::ReverseMode(Module &module, const PlanOptions &options)
+    : impl_(std::make_unique<Impl>(module, options, errors_, warnings_)) {}
 ReverseMode::~ReverseMode() = default;
 
 bool ReverseMode::differentiate(Function &kernel, GeneratedCode &out) {

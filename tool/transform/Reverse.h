@@ -17,6 +17,7 @@
 #define CGP_TRANSFORM_REVERSE_H
 
 #include "analysis/Summaries.h"
+#include "planner/Planner.h"
 #include "ir/IR.h"
 
 #include <map>
@@ -38,11 +39,13 @@ struct GeneratedCode {
   std::vector<Function *> functions;
   /// The kernel gradients among them, with the kernel each came from.
   std::vector<std::pair<Function *, const Function *>> gradients;
+  /// The plan of each differentiated function (kernels and helper variants).
+  std::vector<FunctionPlan> plans;
 };
 
 class ReverseMode {
 public:
-  explicit ReverseMode(Module &module);
+  ReverseMode(Module &module, const PlanOptions &options);
   ~ReverseMode();
 
   /// Generates `kernel`_grad (and the helper functions it needs) into

@@ -10,6 +10,7 @@
 #include "transform/Sweeps.h"
 
 #include "ir/Printer.h"
+#include "planner/CostModel.h"
 
 #include <optional>
 #include <set>
@@ -80,7 +81,30 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   forEachStmt(f_.body, [&](const StmtRef &s) { adjointCode(s); });
   if (failed_)
     return false;
+  // What storing everything would push, the plan, then what remains to push.
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
+  plan = planValues(f_, reads_, tbr, options_, sums_);
+  bool recomputes = false;
+  for (const ValueDecision &v : plan.values) {
+    if (!v.recompute)
+      continue;
+    recomputes = true;
+    // Its readers get it recomputed; what it is computed from must then
+    // be at hand where it was assigned.
+    for (auto &[stmt, vars] : reads_)
+      vars.erase(v.var);
+    std::vector<Var *> operands;
+    collectVars(v.value, operands);
+    VarSet &atDefinition = reads_[v.definition];
+    for (Var *o : operands)
+      if (!adj_.isGenerated(o) && o->origin != Var::Global)
+        atDefinition.insert(o);
+    std::vector<StmtRef> &before = recomputeBefore_[v.recomputeBefore];
+    before.push_back(comment("recompute " + v.var->name + " (the plan keeps it off the tape)"));
+    before.push_back(assign(varRef(v.var), v.value));
+  }
+  if (recomputes)
+    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
@@ -160,8 +184,12 @@ SweepBuilder::Sweeps SweepBuilder::sweep(const StmtRef &s) {
       parts.push_back(sweep(c));
     for (const Sweeps &p : parts)
       append(out.fwd, p.fwd);
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
-      append(out.rev, it->rev);
+    for (size_t i = parts.size(); i-- > 0;) {
+      auto recompute = recomputeBefore_.find(s->stmts[i].get());
+      if (recompute != recomputeBefore_.end())
+        append(out.rev, recompute->second);
+      append(out.rev, parts[i].rev);
+    }
     return out;
   }
   case StmtKind::Assign:
@@ -359,42 +387,6 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   return out;
 }
 
-/// The trip count of a counted loop when it is known when compiling: a
-/// literal start, a bound that is a literal or an integer constant, and no
-/// other exit. Such a loop needs no trip count on the tape.
-static std::optional<int64_t> knownTrips(const StmtRef &s) {
-  const ExprRef &start = s->init->value;
-  const ExprRef &cond = s->value;
-  if (!start || start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
-    return std::nullopt;
-  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
-  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
-    return std::nullopt;
-  int64_t bound;
-  if (rhs->kind == ExprKind::IntLit)
-    bound = rhs->intValue;
-  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
-    bound = rhs->var->knownValue;
-  else
-    return std::nullopt;
-  int64_t first = start->intValue, by = s->counted.step;
-  BinaryOp op = cond->binaryOp;
-  bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
-  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
-  if (!(upwards && by > 0) && !(downwards && by < 0))
-    return std::nullopt; // a != bound, or a loop that would not end
-  bool runs = op == BinaryOp::Lt   ? first < bound
-              : op == BinaryOp::Le ? first <= bound
-              : op == BinaryOp::Gt ? first > bound
-                                   : first >= bound;
-  if (!runs)
-    return 0;
-  int64_t span = upwards ? bound - first : first - bound; // >= 0 here
-  int64_t stride = upwards ? by : -by;
-  bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
-  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
-}
-
 SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inner) {
   Module &m = adj_.module();
   Sweeps out;
@@ -410,7 +402,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   // index's old value.
   bool initPushed = !ownIndex && tbr.pushes.count(s->init.get());
 
-  std::optional<int64_t> known = knownTrips(s);
+  std::optional<int64_t> known = knownTripCount(s);
   Var *first = literalStart ? nullptr : newLocal(m, i->name + "_first", it, true);
   Var *trips = known ? nullptr : newLocal(m, i->name + "_trips", i64);
   ExprRef firstValue = literalStart ? start : varRef(first);

@@ -14,6 +14,7 @@
 
 #include "analysis/Activity.h"
 #include "analysis/ToBeRecorded.h"
+#include "planner/Planner.h"
 #include "transform/Derivatives.h"
 
 #include <functional>
@@ -54,9 +55,9 @@ public:
   using FailFn = std::function<void(const SourcePos &, const std::string &)>;
 
   SweepBuilder(const Function &f, const ActivityResult &activity, AdjointMap &adjoints,
-               Summaries &summaries, VariantFn variants, FailFn fail)
-      : f_(f), act_(activity), adj_(adjoints), sums_(summaries), variants_(std::move(variants)),
-        fail_(std::move(fail)) {}
+               Summaries &summaries, const PlanOptions &options, VariantFn variants, FailFn fail)
+      : f_(f), act_(activity), adj_(adjoints), sums_(summaries), options_(options),
+        variants_(std::move(variants)), fail_(std::move(fail)) {}
 
   /// Builds both sweeps. `neededAtEntry`: pointer parameters whose old
   /// values the caller needs; `logged`: pointer parameters into the
@@ -67,6 +68,7 @@ public:
 
   std::vector<StmtRef> forward, reverse;
   TbrResult tbr;
+  FunctionPlan plan;
 
 private:
   struct Sweeps {
@@ -85,6 +87,7 @@ private:
   const ActivityResult &act_;
   AdjointMap &adj_;
   Summaries &sums_;
+  const PlanOptions &options_;
   VariantFn variants_;
   FailFn fail_;
   bool failed_ = false;
@@ -93,6 +96,8 @@ private:
   void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
 
   VarSet logged_;
+  /// Values the plan recomputes, by the statement whose reverse they precede.
+  std::map<const StmtNode *, std::vector<StmtRef>> recomputeBefore_;
   std::map<const StmtNode *, std::vector<StmtRef>> code_;
   std::map<const StmtNode *, VarSet> reads_;
 };

@@ -355,6 +355,23 @@ class Checker {
       check(same, "f_grad leaves const input " + p->name + " unchanged");
     }
 
+    // The exact bits of the reference gradient, for comparing builds made
+    // with other strategies or memory budgets (CGP_TEST_DUMP=file).
+    if (const char* dump = std::getenv("CGP_TEST_DUMP")) {
+      if (FILE* out = std::fopen(dump, "a")) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &r0, sizeof bits);
+        std::fprintf(out, "%s: return %016llx\n", name_.c_str(), static_cast<unsigned long long>(bits));
+        for (std::size_t k = 0; k < params_.size(); ++k)
+          for (std::size_t i = 0; i < G0[k].size(); ++i) {
+            std::memcpy(&bits, &G0[k][i], sizeof bits);
+            std::fprintf(out, "%s: d_%s[%zu] %016llx\n", name_.c_str(), params_[k]->name.c_str(), i,
+                         static_cast<unsigned long long>(bits));
+          }
+        std::fclose(out);
+      }
+    }
+
     // (b)/(e): finite differences.
     for (std::size_t k = 0; k < params_.size(); ++k) fd_check(k, G0[k]);
 

@@ -1,0 +1,132 @@
+//===- CostModel.cpp - how long values take and how often they run --------===//
+#include "planner/CostModel.h"
+
+namespace cgp {
+
+Frequencies estimateFrequencies(const Function &f);
+
+static double mathCost(MathFn fn) {
+  switch (fn) {
+  case MathFn::Fabs:
+  case MathFn::Fmin:
+  case MathFn::Fmax:
+    return 1;
+  case MathFn::Sqrt:
+    return 6;
+  case MathFn::Cbrt:
+  case MathFn::Hypot:
+  case MathFn::Exp:
+  case MathFn::Expm1:
+  case MathFn::Log:
+  case MathFn::Log1p:
+    return 20;
+  case MathFn::Sin:
+  case MathFn::Cos:
+  case MathFn::Tan:
+  case MathFn::Tanh:
+  case MathFn::Atan:
+    return 25;
+  case MathFn::Atan2:
+  case MathFn::Pow:
+    return 40;
+  }
+  return 20;
+}
+
+double exprCost(const ExprRef &e) {
+  double cost = 0;
+  forEachExpr(e, [&](const ExprRef &x) {
+    switch (x->kind) {
+    case ExprKind::Binary:
+      cost += x->binaryOp == BinaryOp::Div || x->binaryOp == BinaryOp::Rem ? 4 : 1;
+      break;
+    case ExprKind::Unary:
+    case ExprKind::Select:
+    case ExprKind::Index:
+      cost += 1;
+      break;
+    case ExprKind::Math:
+      cost += mathCost(x->mathFn);
+      break;
+    case ExprKind::Opaque:
+      cost += 20;
+      break;
+    case ExprKind::Call:
+      cost += 5 + estimateFrequencies(*x->callee).primalCost; // the call and its body
+      break;
+    default:
+      break;
+    }
+  });
+  return cost;
+}
+
+std::optional<int64_t> knownTripCount(const StmtRef &s) {
+  if (s->kind != StmtKind::For || !s->counted.index || !s->init || !s->init->value)
+    return std::nullopt;
+  const ExprRef &start = s->init->value;
+  const ExprRef &cond = s->value;
+  if (start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
+    return std::nullopt;
+  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
+  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
+    return std::nullopt;
+  int64_t bound;
+  if (rhs->kind == ExprKind::IntLit)
+    bound = rhs->intValue;
+  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
+    bound = rhs->var->knownValue;
+  else
+    return std::nullopt;
+  int64_t first = start->intValue, by = s->counted.step;
+  BinaryOp op = cond->binaryOp;
+  bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
+  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
+  if (!(upwards && by > 0) && !(downwards && by < 0))
+    return std::nullopt; // a != bound, or a loop that would not end
+  bool runs = op == BinaryOp::Lt   ? first < bound
+              : op == BinaryOp::Le ? first <= bound
+              : op == BinaryOp::Gt ? first > bound
+                                   : first >= bound;
+  if (!runs)
+    return 0;
+  int64_t span = upwards ? bound - first : first - bound; // >= 0 here
+  int64_t stride = upwards ? by : -by;
+  bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
+  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
+}
+
+namespace {
+void walk(const StmtRef &s, double times, Frequencies &out) {
+  if (!s)
+    return;
+  out.runs[s.get()] = times;
+  for (const ExprRef &e : ownExprs(s))
+    out.primalCost += times * exprCost(e);
+  switch (s->kind) {
+  case StmtKind::For:
+  case StmtKind::While:
+  case StmtKind::DoWhile: {
+    walk(s->init, times, out);
+    std::optional<int64_t> trips = knownTripCount(s);
+    double inner = times * static_cast<double>(trips ? *trips : kDefaultTripCount);
+    walk(s->body, inner, out);
+    walk(s->step, inner, out);
+    return;
+  }
+  default:
+    for (const StmtRef &c : s->stmts)
+      walk(c, times, out);
+    walk(s->body, times, out);
+    walk(s->elseBody, times, out);
+  }
+}
+} // namespace
+
+Frequencies estimateFrequencies(const Function &f) {
+  Frequencies out;
+  walk(f.body, 1.0, out);
+  return out;
+}
+
+} // namespace cgp

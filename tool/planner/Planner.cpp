@@ -1,0 +1,240 @@
+//===- Planner.cpp - store or recompute, value by value -------------------===//
+//
+// Three steps: list the values that store-all would push (the values the
+// reverse sweep needs), find which of them can be recomputed exactly, and
+// choose among those by score within the recompute allowance.
+//
+//===----------------------------------------------------------------------===//
+#include "planner/Planner.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cgp {
+namespace {
+
+double bytesOf(const ScalarType &t) {
+  switch (t.kind) {
+  case ScalarType::Bool:
+    return 1;
+  case ScalarType::Float:
+    return 4;
+  case ScalarType::Double:
+    return 8;
+  case ScalarType::Integer:
+    if (t.spelling.find("long") != std::string::npos || t.spelling == "std::int64_t")
+      return 8;
+    if (t.spelling.find("short") != std::string::npos)
+      return 2;
+    if (t.spelling.find("char") != std::string::npos)
+      return 1;
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+/// True if evaluating `e` again could differ or have effects: calls of
+/// functions cgp-ad cannot see into, and of helpers that write memory.
+bool hasEffects(const ExprRef &e, Summaries &summaries) {
+  bool found = false;
+  forEachExpr(e, [&](const ExprRef &x) {
+    if (x->kind == ExprKind::Opaque || x->kind == ExprKind::TapePop)
+      found = true;
+    if (x->kind == ExprKind::Call)
+      for (bool writes : summaries.of(x->callee).writesParam)
+        found |= writes;
+  });
+  return found;
+}
+
+/// Variables a statement (and what it holds) may write.
+void collectWrites(const StmtRef &s, std::set<const Var *> &out) {
+  forEachStmt(s, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign)
+      out.insert(n->lhs->var);
+    if (n->kind == StmtKind::Decl)
+      out.insert(n->var);
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->kind == ExprKind::Call)
+          for (const ExprRef &arg : x->operands)
+            if (arg->kind == ExprKind::Address)
+              out.insert(arg->var); // a helper may write what it is given
+      });
+  });
+}
+
+/// Why `definition` (statement `d` of `block`) cannot be recomputed, or
+/// an empty string; on success sets `last` to the index of the last
+/// statement of the block whose reverse reads the value.
+std::string whyNotRecomputable(const StmtRef &block, size_t d,
+                               const std::map<const StmtNode *, VarSet> &reads,
+                               const std::map<const Var *, int> &assignments,
+                               Summaries &summaries, size_t &last) {
+  const StmtRef &def = block->stmts[d];
+  Var *v = def->lhs->var;
+  if (v->origin != Var::Local && v->origin != Var::Temp)
+    return "a parameter";
+  if (assignments.at(v) != 1)
+    return "assigned more than once";
+  if (hasEffects(def->value, summaries))
+    return "computed by a call that writes memory or cannot be seen into";
+  // Where the reverse sweep reads it: only after the assignment, in this block.
+  std::set<const StmtNode *> users;
+  for (const auto &[stmt, vars] : reads)
+    if (vars.count(v))
+      users.insert(stmt);
+  if (users.count(def.get()))
+    return "read by its own reverse code";
+  size_t found = 0;
+  bool any = false;
+  for (size_t j = d + 1; j < block->stmts.size(); ++j)
+    forEachStmt(block->stmts[j], [&](const StmtRef &n) {
+      if (users.erase(n.get())) {
+        found = j;
+        any = true;
+      }
+    });
+  if (!users.empty() || !any)
+    return "read by the reverse sweep outside the block that assigns it";
+  // Nothing the expression reads may change before the last reader.
+  std::set<const Var *> written;
+  for (size_t j = d + 1; j <= found; ++j)
+    collectWrites(block->stmts[j], written);
+  std::vector<Var *> operands;
+  collectVars(def->value, operands);
+  for (Var *o : operands)
+    if (written.count(o))
+      return "'" + o->name + "', which it is computed from, changes before its last use";
+  last = found;
+  return "";
+}
+
+} // namespace
+
+FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
+                        const TbrResult &storeAll, const PlanOptions &options,
+                        Summaries &summaries) {
+  FunctionPlan plan;
+  plan.function = f.name;
+  plan.storeAll = options.storeAll;
+  Frequencies freq = estimateFrequencies(f);
+  plan.primalCost = freq.primalCost;
+
+  plan.isKernel = f.isKernel;
+  plan.pos = f.pos;
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind != StmtKind::For && s->kind != StmtKind::While && s->kind != StmtKind::DoWhile)
+      return;
+    LoopDecision loop;
+    loop.pos = s->pos;
+    loop.label = s->counted.index ? "loop over " + s->counted.index->name
+                                  : (s->label.empty() ? "loop" : s->label);
+    if (s->counted.index && s->counted.index->origin == Var::Temp)
+      loop.label = "zero fill"; // made by cgp-ad for an array initialiser
+    if (std::optional<int64_t> trips = knownTripCount(s))
+      loop.trips = *trips;
+    loop.runs = freq.of(s.get());
+    loop.strategy = "tape every iteration";
+    loop.reason = "the values each iteration needs are stored or recomputed as planned above; "
+                  "checkpointing the loop state is not implemented yet";
+    plan.loops.push_back(loop);
+  });
+
+  std::map<const Var *, int> assignments;
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::VarRef)
+      ++assignments[s->lhs->var];
+  });
+
+  // Every value store-all pushes, in program order.
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Block) {
+      for (size_t d = 0; d < s->stmts.size(); ++d) {
+        const StmtRef &def = s->stmts[d];
+        if (def->kind != StmtKind::Assign || !storeAll.pushes.count(def.get()))
+          continue;
+        ValueDecision v;
+        v.var = def->lhs->var;
+        v.definition = def.get();
+        v.definitionPos = def->pos.line ? def->pos : v.var->pos;
+        v.value = def->value;
+        v.runs = freq.of(def.get());
+        v.bytes = bytesOf(v.var->elem) * v.runs;
+        plan.storeAllBytes += v.bytes;
+        size_t last = 0;
+        v.reason = def->lhs->kind == ExprKind::VarRef
+                       ? whyNotRecomputable(s, d, reads, assignments, summaries, last)
+                       : "an array element";
+        v.candidate = v.reason.empty();
+        if (v.candidate) {
+          v.cost = exprCost(def->value) * v.runs;
+          v.recomputeBefore = s->stmts[last].get();
+          for (const auto &[stmt, vars] : reads)
+            if (vars.count(v.var))
+              v.G += freq.of(stmt);
+        }
+        plan.values.push_back(v);
+      }
+    }
+  });
+
+  // Scores, on shares of the whole, so that the weights compare like with like.
+  double totalG = 0;
+  for (const ValueDecision &v : plan.values)
+    totalG += v.G;
+  for (ValueDecision &v : plan.values) {
+    if (!v.candidate)
+      continue;
+    v.G = totalG > 0 ? v.G / totalG : 0;
+    v.T = plan.primalCost > 0 ? v.cost / plan.primalCost : 0;
+    v.M = plan.storeAllBytes > 0 ? v.bytes / plan.storeAllBytes : 0;
+    v.score = options.alpha * v.G + options.beta * v.T - options.gamma * v.M;
+  }
+
+  plan.plannedBytes = plan.storeAllBytes;
+  if (options.storeAll) {
+    for (ValueDecision &v : plan.values)
+      v.reason = "stored: strategy store-all";
+    return plan;
+  }
+
+  // Recompute the lowest scores first, within the allowance, and never a
+  // value whose expression reads another recomputed value (or is read by one).
+  std::vector<ValueDecision *> order;
+  for (ValueDecision &v : plan.values)
+    if (v.candidate)
+      order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const ValueDecision *a, const ValueDecision *b) { return a->score < b->score; });
+  double allowance = options.recomputeAllowance * plan.primalCost;
+  std::set<const Var *> recomputed;
+  for (ValueDecision *v : order) {
+    bool tangled = false;
+    for (const Var *r : recomputed)
+      tangled |= mentions(v->value, r);
+    for (const ValueDecision &w : plan.values)
+      if (w.recompute && mentions(w.value, v->var))
+        tangled = true;
+    if (tangled) {
+      v->reason = "stored: its expression and another recomputed value depend on each other";
+      continue;
+    }
+    if (plan.recomputeCost + v->cost > allowance) {
+      v->reason = "stored: recomputing it would exceed the recompute allowance";
+      continue;
+    }
+    v->recompute = true;
+    v->reason = "recomputed: cheaper to evaluate again than to keep";
+    plan.recomputeCost += v->cost;
+    plan.plannedBytes -= v->bytes;
+    recomputed.insert(v->var);
+  }
+  for (ValueDecision &v : plan.values)
+    if (!v.candidate)
+      v.reason = "stored: " + v.reason;
+  return plan;
+}
+
+} // namespace cgp

@@ -1,0 +1,93 @@
+//===- Planner.h - store or recompute, value by value ------------*- C++ -*-===//
+//
+// The CGP planner decides, for each value the reverse sweep needs from the
+// forward sweep, whether the forward sweep stores it on the tape or the
+// reverse sweep recomputes it from values at hand. A value can be
+// recomputed when it is a local assigned once by an expression without
+// calls, and nothing that expression reads (nor the value itself) changes
+// between the assignment and the last statement whose reverse code reads it:
+// then evaluating the expression again, in the reverse sweep, gives the
+// same bits. Every such candidate gets the score
+//
+//     score = alpha * G + beta * T - gamma * M
+//
+// G: its share of the gradient's reads (gradient relevance), T: the time to
+// recompute it as a share of the primal's, M: the tape bytes it takes as a
+// share of store-all's. Low scores are recomputed first, as long as the
+// added time stays within the recompute allowance. See docs/cgp-model.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_PLANNER_PLANNER_H
+#define CGP_PLANNER_PLANNER_H
+
+#include "analysis/Activity.h"
+#include "analysis/Summaries.h"
+#include "analysis/ToBeRecorded.h"
+#include "ir/IR.h"
+#include "planner/CostModel.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+struct PlanOptions {
+  bool storeAll = false; // --strategy=store-all: tape every value
+  double alpha = 0.6, beta = 0.3, gamma = 0.1;
+  /// The most recompute time the default plan adds, as a share of the
+  /// primal's time.
+  double recomputeAllowance = 0.25;
+};
+
+/// One value the reverse sweep needs, and what the plan does with it.
+struct ValueDecision {
+  Var *var = nullptr;
+  const StmtNode *definition = nullptr; // the assignment that pushes it
+  SourcePos definitionPos;
+  ExprRef value;                        // what it is assigned (recompute candidates)
+  bool candidate = false;               // could be recomputed
+  bool recompute = false;               // the plan recomputes it
+  std::string reason;                   // why, in words
+  double runs = 0;                      // times the assignment runs per call (estimated)
+  double bytes = 0;                     // tape bytes per call if stored
+  double cost = 0;                      // operation units per call to recompute
+  double G = 0, T = 0, M = 0, score = 0;
+  // Where the reverse sweep recomputes it: before the reverse of this
+  // statement (the last one whose reverse reads it), in this block.
+  const StmtNode *recomputeBefore = nullptr;
+};
+
+/// A loop of the function, and how its iterations are reversed.
+struct LoopDecision {
+  SourcePos pos;
+  std::string label;
+  int64_t trips = -1; // known trip count, or -1
+  double runs = 0;    // times the loop starts per call (estimated)
+  std::string strategy;
+  std::string reason;
+};
+
+struct FunctionPlan {
+  std::string function;
+  bool isKernel = false;
+  SourcePos pos;
+  std::vector<LoopDecision> loops;
+  bool storeAll = false;
+  std::vector<ValueDecision> values;
+  double primalCost = 0;      // operation units per call
+  double storeAllBytes = 0;   // tape bytes per call, storing every value
+  double plannedBytes = 0;    // tape bytes per call with this plan
+  double recomputeCost = 0;   // operation units the plan adds per call
+};
+
+/// Plans the values of `f`. `reads` gives, per statement, the variables
+/// its reverse code reads; `storeAll` is the to-be-recorded result when
+/// every value is stored.
+FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
+                        const TbrResult &storeAll, const PlanOptions &options,
+                        Summaries &summaries);
+
+} // namespace cgp
+
+#endif // CGP_PLANNER_PLANNER_H

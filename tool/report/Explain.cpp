@@ -1,0 +1,126 @@
+//===- Explain.cpp - the plan, for people and for programs ----------------===//
+#include "report/Explain.h"
+
+#include "ir/Printer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace cgp {
+namespace {
+
+std::string bytesText(double bytes) {
+  char buf[64];
+  if (bytes >= 1024.0 * 1024.0)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  else if (bytes >= 1024.0)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+  return buf;
+}
+
+std::string num(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+} // namespace
+
+std::string explainText(const InputPlans &input, const PlanOptions &options) {
+  std::string out = "cgp-ad plan for " + input.input + " (strategy " +
+                    (options.storeAll ? "store-all" : "cgp") + ", weights alpha=" +
+                    num("%g", options.alpha) + " beta=" + num("%g", options.beta) +
+                    " gamma=" + num("%g", options.gamma) + ")\n";
+  out += "  estimates per call; loops with a trip count unknown when compiling count " +
+         std::to_string(kDefaultTripCount) + " iterations\n";
+  for (const FunctionPlan &p : input.plans) {
+    out += "\n" + std::string(p.isKernel ? "kernel " : "") + p.function + " (line " +
+           std::to_string(p.pos.line) + ")\n";
+    double saved = p.storeAllBytes > 0 ? p.storeAllBytes / std::max(p.plannedBytes, 1.0) : 1.0;
+    out += "  tape: " + bytesText(p.storeAllBytes) + " storing every value, " +
+           bytesText(p.plannedBytes) + " with this plan (" + num("%.2fx", saved) + " less)\n";
+    out += "  recompute: " + num("%.0f", p.recomputeCost) + " operation units, " +
+           num("%.1f%%", p.primalCost > 0 ? 100.0 * p.recomputeCost / p.primalCost : 0.0) +
+           " of the primal (" + num("%.0f", p.primalCost) + " units)\n";
+    if (p.values.empty())
+      out += "  values the reverse sweep needs from the forward sweep: none\n";
+    else
+      out += "  values the reverse sweep needs from the forward sweep:\n";
+    for (const ValueDecision &v : p.values) {
+      std::string name = v.var->name;
+      out += "    " + name + " (line " + std::to_string(v.definitionPos.line) + ", " +
+             v.var->elem.spelling + ", " + bytesText(v.bytes) + "): " +
+             (v.recompute ? "RECOMPUTE" : "store");
+      if (v.candidate)
+        out += "  G=" + num("%.3f", v.G) + " T=" + num("%.3f", v.T) + " M=" + num("%.3f", v.M) +
+               " score=" + num("%.4f", v.score);
+      out += "\n      " + v.reason + "\n";
+    }
+    for (const LoopDecision &l : p.loops)
+      out += "  " + l.label + " (line " + std::to_string(l.pos.line) + ", " +
+             (l.trips >= 0 ? std::to_string(l.trips) + " iterations" : "trip count known at run time") +
+             "): " + l.strategy + "\n";
+  }
+  return out;
+}
+
+std::string inputPlanJson(const InputPlans &in) {
+  nlohmann::json functions = nlohmann::json::array();
+  for (const FunctionPlan &p : in.plans) {
+    nlohmann::json values = nlohmann::json::array(), loops = nlohmann::json::array();
+    for (const ValueDecision &v : p.values)
+      values.push_back({{"name", v.var->name},
+                        {"line", v.definitionPos.line},
+                        {"type", v.var->elem.spelling},
+                        {"decision", v.recompute ? "recompute" : "store"},
+                        {"candidate", v.candidate},
+                        {"reason", v.reason},
+                        {"runs", v.runs},
+                        {"bytes", v.bytes},
+                        {"recompute_cost", v.cost},
+                        {"G", v.G},
+                        {"T", v.T},
+                        {"M", v.M},
+                        {"score", v.score}});
+    for (const LoopDecision &l : p.loops)
+      loops.push_back({{"label", l.label},
+                       {"line", l.pos.line},
+                       {"trips", l.trips >= 0 ? nlohmann::json(l.trips) : nlohmann::json()},
+                       {"runs", l.runs},
+                       {"strategy", l.strategy},
+                       {"reason", l.reason}});
+    functions.push_back({{"name", p.function},
+                         {"kind", p.isKernel ? "kernel" : "helper"},
+                         {"line", p.pos.line},
+                         {"primal_cost", p.primalCost},
+                         {"store_all_bytes", p.storeAllBytes},
+                         {"planned_bytes", p.plannedBytes},
+                         {"recompute_cost", p.recomputeCost},
+                         {"recompute_fraction",
+                          p.primalCost > 0 ? p.recomputeCost / p.primalCost : 0.0},
+                         {"values", values},
+                         {"loops", loops}});
+  }
+  nlohmann::json object = {{"file", in.input}, {"functions", functions}};
+  return object.dump();
+}
+
+std::string planDocument(const std::vector<std::string> &inputObjects, const PlanOptions &options,
+                         const std::string &toolVersion) {
+  nlohmann::json doc;
+  doc["tool"] = "cgp-ad";
+  doc["version"] = toolVersion;
+  doc["strategy"] = options.storeAll ? "store-all" : "cgp";
+  doc["weights"] = {{"alpha", options.alpha}, {"beta", options.beta}, {"gamma", options.gamma}};
+  doc["recompute_allowance"] = options.recomputeAllowance;
+  doc["default_trip_count"] = kDefaultTripCount;
+  doc["inputs"] = nlohmann::json::array();
+  for (const std::string &object : inputObjects)
+    doc["inputs"].push_back(nlohmann::json::parse(object));
+  return doc.dump(2) + "\n";
+}
+
+} // namespace cgp
