@@ -1,0 +1,117 @@
+// Unit tests of the CGP planner's cost model and value decisions.
+#include "LowerSnippet.h"
+#include "planner/CostModel.h"
+#include "planner/Planner.h"
+#include "transform/CountedLoops.h"
+#include "transform/HoistCalls.h"
+#include "transform/HoistDecls.h"
+#include "transform/NormalizeControl.h"
+
+#include <catch2/catch.hpp>
+
+using namespace cgp;
+
+TEST_CASE("the cost model counts operations and loop trips", "[planner]") {
+  Module m;
+  Var v;
+  v.name = "x";
+  v.elem = ScalarType::doubleType();
+  Var *x = m.newVar(v);
+  CHECK(exprCost(binary(BinaryOp::Add, varRef(x), varRef(x))) == 1);
+  CHECK(exprCost(binary(BinaryOp::Div, varRef(x), varRef(x))) == 4);
+  CHECK(exprCost(math(MathFn::Tanh, x->elem, {binary(BinaryOp::Mul, varRef(x), varRef(x))})) == 26);
+
+  auto l = cgp_test::lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      double s = 0;
+      for (int i = 0; i < 8; ++i) s += x[i];
+      for (int i = 0; i < n; ++i) s += x[i];
+      return s;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  markCountedLoops(k);
+  Frequencies f = estimateFrequencies(k);
+  std::vector<double> loopRuns;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->assignOp == AssignOp::Add && s->lhs->var->name == "s")
+      loopRuns.push_back(f.of(s.get()));
+  });
+  REQUIRE(loopRuns.size() == 2);
+  CHECK(loopRuns[0] == 8);
+  CHECK(loopRuns[1] == kDefaultTripCount);
+}
+
+TEST_CASE("cheap values are recomputed, accumulators and elements stored", "[planner]") {
+  auto l = cgp_test::lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <cmath>
+    CGP_GRAD(W) double k(const double *W, int T) {
+      double h[16] = {};
+      double loss = 0;
+      for (int t = 0; t < T; ++t) {
+        for (int i = 0; i < 16; ++i) {
+          double z = 0;
+          for (int j = 0; j < 16; ++j) z += W[i * 16 + j] * h[j];
+          double g = std::tanh(z);
+          h[i] = g * h[i] + g;
+        }
+        loss += h[0];
+      }
+      return loss;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  normalizeControl(k, l->module);
+  hoistCalls(k, l->module);
+  markCountedLoops(k);
+  hoistDecls(k);
+  // What the reverse code reads, as the sweep builder would find it.
+  std::map<const StmtNode *, VarSet> reads;
+  Var *z = nullptr, *g = nullptr, *h = nullptr;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind != StmtKind::Assign)
+      return;
+    Var *v = s->lhs->var;
+    if (v->name == "z" && s->assignOp == AssignOp::Add)
+      z = v, h = s->value->operands[1]->var, reads[s.get()] = {h};
+    if (v->name == "g")
+      g = v, reads[s.get()] = {z};
+    if (v->name == "h" && s->value->kind == ExprKind::Binary)
+      reads[s.get()] = {g, h};
+  });
+  REQUIRE(z);
+  REQUIRE(g);
+  Summaries sums;
+  TbrResult storeAll = analyzeToBeRecorded(k, reads, {}, sums);
+  PlanOptions options;
+  FunctionPlan plan = planValues(k, reads, storeAll, options, sums);
+  const ValueDecision *gd = nullptr, *zd = nullptr;
+  for (const ValueDecision &v : plan.values) {
+    if (v.var == g)
+      gd = &v;
+    if (v.var == z)
+      zd = &v;
+  }
+  REQUIRE(gd);
+  CHECK(gd->candidate);
+  CHECK(gd->recompute);
+  CHECK(gd->score == Approx(options.alpha * gd->G + options.beta * gd->T - options.gamma * gd->M));
+  if (zd)
+    CHECK_FALSE(zd->recompute);
+  CHECK(plan.plannedBytes < plan.storeAllBytes);
+
+  options.storeAll = true;
+  FunctionPlan all = planValues(k, reads, storeAll, options, sums);
+  for (const ValueDecision &v : all.values)
+    CHECK_FALSE(v.recompute);
+  CHECK(all.plannedBytes == all.storeAllBytes);
+
+  // A recompute allowance of zero keeps everything on the tape.
+  options.storeAll = false;
+  options.recomputeAllowance = 0;
+  FunctionPlan none = planValues(k, reads, storeAll, options, sums);
+  for (const ValueDecision &v : none.values)
+    CHECK_FALSE(v.recompute);
+}
