@@ -38,7 +38,17 @@ void notePeakTapeBytes(std::size_t bytes) {
   }
 }
 
-void countCall() { gCalls.fetch_add(1, std::memory_order_relaxed); }
+void resetCallPeak(); // tape.cpp
+
+void countCall() {
+  gCalls.fetch_add(1, std::memory_order_relaxed);
+  resetCallPeak();
+}
+void countRetrace() { gRetraces.fetch_add(1, std::memory_order_relaxed); }
+void countRecomputedIterations(std::int64_t n) {
+  if (n > 0)
+    gRecomputedIterations.fetch_add(static_cast<std::uint64_t>(n), std::memory_order_relaxed);
+}
 
 Stats stats() {
   Stats s;

@@ -35,6 +35,19 @@ Tape &Tape::redo() {
   return tape;
 }
 
+void Tape::discardTo(std::size_t mark) {
+  while (bytes() > mark) {
+    std::size_t excess = bytes() - mark;
+    std::size_t here = static_cast<std::size_t>(top_ - begin_);
+    if (excess <= here) {
+      top_ -= excess;
+      return;
+    }
+    top_ = begin_;
+    previousChunk();
+  }
+}
+
 void Tape::replayTo(std::size_t mark) {
   while (bytes() > mark) {
     std::uint32_t size = pop<std::uint32_t>();
@@ -99,10 +112,20 @@ void Tape::previousChunk() {
   end_ = chunk.data + chunk.capacity;
 }
 
-void Tape::reportPeak(std::size_t now) {
-  if (reportsPeak_)
-    notePeakTapeBytes(now);
+namespace {
+thread_local std::size_t callPeak = 0; // most bytes seen since countCall()
 }
+
+void Tape::reportPeak(std::size_t now) {
+  if (!reportsPeak_)
+    return;
+  notePeakTapeBytes(now);
+  if (now > callPeak)
+    callPeak = now;
+}
+
+void resetCallPeak() { callPeak = 0; }
+std::size_t callPeakBytes() { return callPeak; }
 
 std::size_t Tape::capacityBytes() const {
   std::size_t total = 0;

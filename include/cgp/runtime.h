@@ -27,6 +27,8 @@
 namespace cgp {
 namespace rt {
 
+std::size_t checkpointBytes();
+
 class Tape {
 public:
   Tape() = default;
@@ -34,14 +36,25 @@ public:
   Tape &operator=(const Tape &) = delete;
   ~Tape();
 
-  /// Pushes a copy of `value` on top of the tape.
-  template <class T> void push(const T &value) {
+  /// Pushes a copy of `value` on top of the tape. Scalars are taken by
+  /// value, so that pushing a local never takes its address (which would
+  /// keep a compiler from holding it in a register).
+  template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
+  void push(T value) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "only trivially copyable values go on the tape");
-    if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < sizeof(T)))
-      nextChunk(sizeof(T));
-    std::memcpy(top_, &value, sizeof(T));
-    top_ += sizeof(T);
+    pushBytes(&value, sizeof(T));
+  }
+  /// Pushes a whole array.
+  template <class T, std::size_t N> void push(const T (&values)[N]) {
+    pushBytes(values, sizeof(T) * N);
+  }
+
+  void pushBytes(const void *data, std::size_t size) {
+    if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < size))
+      nextChunk(size);
+    std::memcpy(top_, data, size);
+    top_ += size;
   }
 
   /// Pops the value on top of the tape into `value`. Pops must mirror pushes:
@@ -66,14 +79,18 @@ public:
   /// (when it restores earlier values there), and put them back at the
   /// end: buffers hold what the kernel left in them.
   template <class T> void keep(T &slot) {
-    push(slot);
-    push(static_cast<void *>(&slot));
+    pushBytes(&slot, sizeof(T));
+    void *where = &slot;
+    pushBytes(&where, sizeof where);
     push(static_cast<std::uint32_t>(sizeof(T)));
   }
 
   /// Puts back every value kept since the tape had `mark` bytes, latest
   /// first, and drops them from the tape.
   void replayTo(std::size_t mark);
+
+  /// Drops what was pushed since the tape had `mark` bytes (a probe run).
+  void discardTo(std::size_t mark);
 
   /// Bytes currently on the tape.
   std::size_t bytes() const {
@@ -85,7 +102,7 @@ public:
   /// Also offers it to the process-wide peak of stats(), which resetStats()
   /// may have lowered below this tape's own peak.
   void notePeak() {
-    std::size_t now = bytes();
+    std::size_t now = bytes() + checkpointBytes();
     if (now > peak_)
       peak_ = now;
     reportPeak(now);
@@ -145,8 +162,15 @@ Stats stats();
 /// Resets the process-wide counters (tests use it between cases).
 void resetStats();
 
-/// Counts one call of a generated gradient.
+/// Bytes the calling thread's loop snapshots hold (see checkpoint.h).
+std::size_t checkpointBytes();
+
+/// Counts one call of a generated gradient (and starts its peak).
 void countCall();
+
+/// The most bytes of tape and snapshots the calling thread has held since
+/// its last countCall().
+std::size_t callPeakBytes();
 
 /// The `cgp-stats: {...}` line that CGP_STATS=1 prints at exit.
 std::string statsLine();

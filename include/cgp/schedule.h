@@ -45,6 +45,11 @@ struct ScheduleAction {
   std::int64_t step = 0;
   std::int64_t to = 0;
   int slot = 0;
+
+  bool isStore() const { return kind == Store; }
+  bool isRestore() const { return kind == Restore; }
+  bool isAdvance() const { return kind == Advance; }
+  bool isReverse() const { return kind == Reverse; }
 };
 
 class BinomialSchedule {

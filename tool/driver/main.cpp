@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
 
+#include "cgp/checkpoint.h"
+
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -39,6 +41,13 @@ static cl::opt<bool> explain("explain",
 
 static cl::opt<std::string> planJson("plan-json", cl::desc("Write the plan as JSON to FILE"),
                                      cl::value_desc("FILE"), cl::cat(category));
+
+static cl::opt<std::string>
+    memoryBudget("memory-budget",
+                 cl::desc("Most bytes of tape and loop snapshots one call of a gradient may "
+                          "hold (64MiB, 512KiB, 1GiB, plain bytes); CGP_MEMORY_BUDGET overrides "
+                          "it at run time"),
+                 cl::value_desc("SIZE"), cl::cat(category));
 
 static cl::opt<std::string>
     weights("cgp-weights",
@@ -104,6 +113,13 @@ int main(int argc, const char **argv) {
     llvm::errs() << "cgp-ad: error: --cgp-weights takes three numbers >= 0 separated by "
                     "commas (alpha,beta,gamma), not '"
                  << weights << "'\n";
+    return 2;
+  }
+  if (!memoryBudget.empty() &&
+      !cgp::rt::parseByteSize(memoryBudget.c_str(), options.plan.memoryBudget)) {
+    llvm::errs() << "cgp-ad: error: --memory-budget takes a size such as 64MiB, 512KiB, 1GiB "
+                    "or a number of bytes, not '"
+                 << memoryBudget << "'\n";
     return 2;
   }
   options.explain = explain;

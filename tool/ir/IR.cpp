@@ -114,6 +114,21 @@ ExprRef address(Var *base, ExprRef offset) {
   return e;
 }
 
+ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Opaque, std::move(type));
+  e->var = object;
+  e->calleeName = std::move(name);
+  e->operands = std::move(args);
+  return e;
+}
+
+ExprRef member(Var *object, std::string name, ScalarType type) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Member, std::move(type));
+  e->var = object;
+  e->calleeName = std::move(name);
+  return e;
+}
+
 ExprRef tapePop(ScalarType type) {
   return std::make_shared<ExprNode>(ExprKind::TapePop, std::move(type));
 }
@@ -278,10 +293,16 @@ StmtRef raw(std::string text) {
   return s;
 }
 
+StmtRef scope(std::vector<StmtRef> stmts) {
+  StmtRef s = block(std::move(stmts));
+  s->label = "scope";
+  return s;
+}
+
 void appendFlat(std::vector<StmtRef> &list, const StmtRef &s) {
   if (!s)
     return;
-  if (s->kind == StmtKind::Block) {
+  if (s->kind == StmtKind::Block && s->label != "scope") {
     for (const StmtRef &c : s->stmts)
       appendFlat(list, c);
     return;
@@ -351,6 +372,22 @@ bool mentions(const ExprRef &e, const Var *v) {
 Var *lvalueVar(const ExprRef &lhs) {
   assert(lhs->kind == ExprKind::VarRef || lhs->kind == ExprKind::Index);
   return lhs->var;
+}
+
+void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out) {
+  forEachStmt(s, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign)
+      out.insert(n->lhs->var);
+    if (n->kind == StmtKind::Decl)
+      out.insert(n->var);
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->kind == ExprKind::Call)
+          for (const ExprRef &arg : x->operands)
+            if (arg->kind == ExprKind::Address)
+              out.insert(arg->var); // a helper may write what it is given
+      });
+  });
 }
 
 bool sameExpr(const ExprRef &a, const ExprRef &b) {

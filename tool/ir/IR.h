@@ -110,6 +110,7 @@ enum class ExprKind : uint8_t {
   Opaque,    // a call of a function without body (only with inactive values)
   Address,   // base + offset: a pointer passed to a call
   TapePop,   // the value on top of the tape (generated code only)
+  Member,    // var.name: a field of a runtime object (generated code only)
 };
 
 enum class UnaryOp : uint8_t { Neg, Plus, Not, BitNot };
@@ -141,7 +142,9 @@ struct ExprNode {
   MathFn mathFn = MathFn::Sqrt;     // Math
   bool implicitCast = false;        // Cast: inserted by C++, not written
   Function *callee = nullptr;       // Call
-  std::string calleeName;           // Opaque: qualified name to print
+  std::string calleeName;           // Opaque: qualified name to print (a method name
+                                    // when `var` is the object it is called on);
+                                    // Member: the field's name
   std::vector<ExprRef> operands;    // Index: indices; Address: offset;
                                     // others: their operands in order
 
@@ -163,6 +166,10 @@ ExprRef call(Function *callee, ScalarType type, std::vector<ExprRef> args);
 ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args);
 ExprRef address(Var *base, ExprRef offset);
 ExprRef tapePop(ScalarType type);
+/// `object.method(args)` on a runtime object of generated code.
+ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args = {});
+/// `object.field`.
+ExprRef member(Var *object, std::string name, ScalarType type);
 
 /// True for comparisons and logical operators (their value is a bool).
 bool isPredicate(BinaryOp op);
@@ -250,7 +257,11 @@ StmtRef comment(std::string text);
 StmtRef push(ExprRef value);
 StmtRef raw(std::string text);
 
-/// Appends `s` to `list`, splicing the statements of a Block in.
+/// A Block that stays a block (its own C++ scope) inside another one.
+StmtRef scope(std::vector<StmtRef> stmts);
+
+/// Appends `s` to `list`, splicing the statements of a Block in (but not
+/// those of a scope()).
 void appendFlat(std::vector<StmtRef> &list, const StmtRef &s);
 /// True for a null statement or a Block with nothing in it (recursively).
 bool isEmpty(const StmtRef &s);
@@ -336,6 +347,10 @@ void collectVars(const ExprRef &e, std::vector<Var *> &out);
 bool mentions(const ExprRef &e, const Var *v);
 /// The variable an lvalue (VarRef or Index) writes.
 Var *lvalueVar(const ExprRef &lhs);
+
+/// Variables `s` (and the statements it holds) may write; a pointer passed
+/// to a helper counts as written.
+void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out);
 
 /// Structural equality of expressions.
 bool sameExpr(const ExprRef &a, const ExprRef &b);

@@ -195,9 +195,14 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     s += ")";
     break;
   }
+  case ExprKind::Member:
+    s = namer_.name(e->var) + "." + e->calleeName;
+    break;
   case ExprKind::Call:
   case ExprKind::Opaque: {
     s = e->kind == ExprKind::Call ? e->callee->qualifiedName() : e->calleeName;
+    if (e->kind == ExprKind::Opaque && e->var)
+      s = namer_.name(e->var) + "." + s;
     s += "(";
     for (size_t i = 0; i < e->operands.size(); ++i)
       s += (i ? ", " : "") + expr(e->operands[i], PrecLowest);

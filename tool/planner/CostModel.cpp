@@ -5,6 +5,27 @@ namespace cgp {
 
 Frequencies estimateFrequencies(const Function &f);
 
+double scalarBytes(const ScalarType &t) {
+  switch (t.kind) {
+  case ScalarType::Bool:
+    return 1;
+  case ScalarType::Float:
+    return 4;
+  case ScalarType::Double:
+    return 8;
+  case ScalarType::Integer:
+    if (t.spelling.find("long") != std::string::npos || t.spelling == "std::int64_t")
+      return 8;
+    if (t.spelling.find("short") != std::string::npos)
+      return 2;
+    if (t.spelling.find("char") != std::string::npos)
+      return 1;
+    return 4;
+  default:
+    return 8;
+  }
+}
+
 static double mathCost(MathFn fn) {
   switch (fn) {
   case MathFn::Fabs:

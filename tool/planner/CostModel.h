@@ -22,6 +22,9 @@ namespace cgp {
 /// Iterations assumed for a loop whose trip count is not known.
 constexpr int64_t kDefaultTripCount = 100;
 
+/// Bytes a value of type `t` takes (on the tape, in a snapshot).
+double scalarBytes(const ScalarType &t);
+
 /// Operation units to evaluate `e` once (a helper call counts its body).
 double exprCost(const ExprRef &e);
 

@@ -13,27 +13,6 @@
 namespace cgp {
 namespace {
 
-double bytesOf(const ScalarType &t) {
-  switch (t.kind) {
-  case ScalarType::Bool:
-    return 1;
-  case ScalarType::Float:
-    return 4;
-  case ScalarType::Double:
-    return 8;
-  case ScalarType::Integer:
-    if (t.spelling.find("long") != std::string::npos || t.spelling == "std::int64_t")
-      return 8;
-    if (t.spelling.find("short") != std::string::npos)
-      return 2;
-    if (t.spelling.find("char") != std::string::npos)
-      return 1;
-    return 4;
-  default:
-    return 8;
-  }
-}
-
 /// True if evaluating `e` again could differ or have effects: calls of
 /// functions cgp-ad cannot see into, and of helpers that write memory.
 bool hasEffects(const ExprRef &e, Summaries &summaries) {
@@ -46,23 +25,6 @@ bool hasEffects(const ExprRef &e, Summaries &summaries) {
         found |= writes;
   });
   return found;
-}
-
-/// Variables a statement (and what it holds) may write.
-void collectWrites(const StmtRef &s, std::set<const Var *> &out) {
-  forEachStmt(s, [&](const StmtRef &n) {
-    if (n->kind == StmtKind::Assign)
-      out.insert(n->lhs->var);
-    if (n->kind == StmtKind::Decl)
-      out.insert(n->var);
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Call)
-          for (const ExprRef &arg : x->operands)
-            if (arg->kind == ExprKind::Address)
-              out.insert(arg->var); // a helper may write what it is given
-      });
-  });
 }
 
 /// Why `definition` (statement `d` of `block`) cannot be recomputed, or
@@ -101,7 +63,7 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
   // Nothing the expression reads may change before the last reader.
   std::set<const Var *> written;
   for (size_t j = d + 1; j <= found; ++j)
-    collectWrites(block->stmts[j], written);
+    collectWrittenVars(block->stmts[j], written);
   std::vector<Var *> operands;
   collectVars(def->value, operands);
   for (Var *o : operands)
@@ -128,6 +90,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     if (s->kind != StmtKind::For && s->kind != StmtKind::While && s->kind != StmtKind::DoWhile)
       return;
     LoopDecision loop;
+    loop.loop = s.get();
     loop.pos = s->pos;
     loop.label = s->counted.index ? "loop over " + s->counted.index->name
                                   : (s->label.empty() ? "loop" : s->label);
@@ -137,8 +100,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
       loop.trips = *trips;
     loop.runs = freq.of(s.get());
     loop.strategy = "tape every iteration";
-    loop.reason = "the values each iteration needs are stored or recomputed as planned above; "
-                  "checkpointing the loop state is not implemented yet";
+    loop.reason = options.storeAll ? "strategy store-all" : "";
     plan.loops.push_back(loop);
   });
 
@@ -161,7 +123,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         v.definitionPos = def->pos.line ? def->pos : v.var->pos;
         v.value = def->value;
         v.runs = freq.of(def.get());
-        v.bytes = bytesOf(v.var->elem) * v.runs;
+        v.bytes = scalarBytes(v.var->elem) * v.runs;
         plan.storeAllBytes += v.bytes;
         size_t last = 0;
         v.reason = def->lhs->kind == ExprKind::VarRef

@@ -38,6 +38,9 @@ struct PlanOptions {
   /// The most recompute time the default plan adds, as a share of the
   /// primal's time.
   double recomputeAllowance = 0.25;
+  /// --memory-budget in bytes, or -1 for none (CGP_MEMORY_BUDGET may still
+  /// set one at run time).
+  int64_t memoryBudget = -1;
 };
 
 /// One value the reverse sweep needs, and what the plan does with it.
@@ -60,6 +63,7 @@ struct ValueDecision {
 
 /// A loop of the function, and how its iterations are reversed.
 struct LoopDecision {
+  const StmtNode *loop = nullptr;
   SourcePos pos;
   std::string label;
   int64_t trips = -1; // known trip count, or -1

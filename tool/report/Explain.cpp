@@ -62,7 +62,7 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
     for (const LoopDecision &l : p.loops)
       out += "  " + l.label + " (line " + std::to_string(l.pos.line) + ", " +
              (l.trips >= 0 ? std::to_string(l.trips) + " iterations" : "trip count known at run time") +
-             "): " + l.strategy + "\n";
+             "): " + l.strategy + (l.reason.empty() ? "" : "\n      " + l.reason) + "\n";
   }
   return out;
 }

@@ -338,6 +338,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> body;
   body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   body.push_back(raw("cgp::rt::countCall();"));
+  append(body, sweeps.topDecls);
   bool redo = !callerBuffers.empty();
   if (redo) {
     body.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
@@ -360,6 +361,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(raw("cgp_redo.replayTo(cgp_redo_mark);"));
   }
   append(body, epilogue);
+  body.push_back(raw("cgp::rt::endCall(" + std::to_string(options_.memoryBudget) + ");"));
   if (k.result)
     body.push_back(returnStmt(varRef(k.result)));
   g->body = block({});

@@ -108,6 +108,15 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
+  for (LoopDecision &loop : plan.loops) {
+    auto choice = loopChoices_.find(loop.loop);
+    if (choice != loopChoices_.end()) {
+      loop.strategy = choice->second.first;
+      loop.reason = choice->second.second;
+    } else if (loop.reason.empty()) {
+      loop.reason = "not a counted loop (its trip count is on the tape)";
+    }
+  }
   return !failed_;
 }
 
@@ -339,8 +348,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepIf(const StmtRef &s) {
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
+  ++loopDepth_;
   Sweeps inner = sweep(s->body);
   Sweeps step = sweep(s->step);
+  --loopDepth_;
   bool counted = s->kind == StmtKind::For && s->counted.index;
   bool initPushed = s->init && s->init->kind == StmtKind::Assign && tbr.pushes.count(s->init.get());
   Sweeps out;
@@ -351,8 +362,46 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     out.fwd.push_back(copy);
     return out;
   }
-  if (counted)
+  if (counted) {
+    std::vector<Var *> state;
+    std::string why;
+    // Checkpointing a loop that puts nothing on the tape would save nothing.
+    bool tapes = false;
+    for (const StmtRef &st : inner.fwd)
+      forEachStmt(st, [&](const StmtRef &n) {
+        tapes |= n->kind == StmtKind::Push ||
+                 (n->value && n->value->kind == ExprKind::Opaque && !n->value->var &&
+                  n->value->calleeName.find("_fwd") != std::string::npos);
+      });
+    bool checkpointable = loopDepth_ == 0 && tapes && canCheckpoint(s, state, why);
+    if (checkpointable && options_.memoryBudget < 0) {
+      // Without --memory-budget the loop is taped; the code that could
+      // checkpoint it costs compilers (GCC) speed in the loops around it.
+      std::string names;
+      for (Var *v : state)
+        names += (names.empty() ? "" : ", ") + v->name;
+      loopChoices_[s.get()] = {"tape every iteration",
+                               "no --memory-budget; with one, snapshots of its state (" + names +
+                                   ") could replace the tape at run time"};
+      return sweepCountedLoop(s, std::move(inner));
+    }
+    if (checkpointable) {
+      std::string names;
+      for (Var *v : state)
+        names += (names.empty() ? "" : ", ") + v->name;
+      loopChoices_[s.get()] = {"tape every iteration if that fits the memory budget, else "
+                               "binomial checkpointing of its state",
+                               "chosen at run time; state: " + names};
+      return sweepCheckpointedLoop(s, inner, state);
+    }
+    if (!options_.storeAll)
+      loopChoices_[s.get()] = {"tape every iteration",
+                               loopDepth_ > 0 ? "nested in a loop (the outer loop is planned)"
+                               : !tapes       ? "it puts nothing on the tape"
+                               : !f_.isKernel ? "a helper's loop (its caller's loop is planned)"
+                                              : "cannot be checkpointed: " + why};
     return sweepCountedLoop(s, std::move(inner));
+  }
 
   Module &m = adj_.module();
   std::string label = s->label.empty() ? "loop" : s->label;

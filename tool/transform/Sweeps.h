@@ -69,6 +69,8 @@ public:
   std::vector<StmtRef> forward, reverse;
   TbrResult tbr;
   FunctionPlan plan;
+  /// Declarations the function needs at its top (loop checkpoint objects).
+  std::vector<StmtRef> topDecls;
 
 private:
   struct Sweeps {
@@ -82,6 +84,11 @@ private:
   Sweeps sweepIf(const StmtRef &s);
   Sweeps sweepLoop(const StmtRef &s);
   Sweeps sweepCountedLoop(const StmtRef &s, Sweeps inner);
+  // CheckpointedLoops.cpp: outermost counted loops of a kernel can, at run
+  // time, keep snapshots instead of taping every iteration.
+  bool canCheckpoint(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
+  Sweeps sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
+                               const std::vector<Var *> &state);
 
   const Function &f_;
   const ActivityResult &act_;
@@ -95,6 +102,10 @@ private:
   /// The pop that restores `lhs` in the reverse sweep (with its redo log).
   void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
 
+  int loopDepth_ = 0;
+  mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
+  /// How each loop is reversed, and why (for the plan).
+  std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   VarSet logged_;
   /// Values the plan recomputes, by the statement whose reverse they precede.
   std::map<const StmtNode *, std::vector<StmtRef>> recomputeBefore_;

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""run.py [--prefix P] [--runs N] [--write-docs]: the planner benchmark.
+
+Builds bench/planner/{lstm,rk4}.cpp with the installed cgp-ad (prefix P,
+default build/bench-prefix, installed from build/ if missing) under
+--strategy=store-all and under the default plan, runs store-all, the default
+plan, and the default plan with CGP_MEMORY_BUDGET set to one eighth of
+store-all's peak tape, and prints a table: gradient time, gradient/primal,
+peak tape bytes, replayed iterations, relative to store-all, and whether the
+gradients have the same bits. With --write-docs it also rewrites the planner
+section of docs/benchmarks.md. Each number is the median of N runs (7).
+"""
+import argparse, datetime, json, os, platform, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+
+
+def sh(cmd, env=None):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--prefix", default=os.path.join(root, "build", "bench-prefix"))
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--write-docs", action="store_true")
+    args = ap.parse_args()
+    prefix = args.prefix
+    if not os.path.exists(os.path.join(prefix, "bin", "cgp-ad")):
+        sh(["cmake", "--install", os.path.join(root, "build"), "--prefix", prefix])
+    out = os.path.join(root, "build", "bench", "planner")
+    os.makedirs(out, exist_ok=True)
+    cxx = os.environ.get("CXX", "c++")
+    flags = ["-std=c++17", "-O2", "-I", os.path.join(prefix, "include"), "-I", here]
+    rows = []
+    for kernel in ("lstm", "rk4"):
+        binaries = {}
+        for strategy in ("store-all", "cgp", "budget"):
+            gen = os.path.join(out, f"{kernel}-{strategy}")
+            option = "--memory-budget=1GiB" if strategy == "budget" else f"--strategy={strategy}"
+            sh([os.path.join(prefix, "bin", "cgp-ad"), option,
+                os.path.join(here, f"{kernel}.cpp"), "-o", gen, "--", "-std=c++17"])
+            exe = os.path.join(gen, "run")
+            sh([cxx] + flags + [os.path.join(gen, f"{kernel}.cgp.cpp"), "-o", exe,
+                "-L", os.path.join(prefix, "lib"), "-lcgp_rt", "-lm"])
+            binaries[strategy] = exe
+        env = dict(os.environ, BENCH_RUNS=str(args.runs))
+        env.pop("CGP_MEMORY_BUDGET", None)
+        base = json.loads(sh([binaries["store-all"]], env))
+        default = json.loads(sh([binaries["cgp"]], env))
+        eighth = base["peak_tape_bytes"] // 8
+        benv = dict(env, CGP_MEMORY_BUDGET=str(eighth))
+        budget = json.loads(sh([binaries["budget"]], benv))
+        for label, r in (("store-all", base), ("default plan (cgp)", default),
+                         (f"cgp, budget {eighth} B (1/8)", budget)):
+            rows.append((kernel, label, r, base))
+    lines = ["| kernel | plan | gradient (ms) | gradient / primal | time vs store-all | "
+             "peak tape (bytes) | tape vs store-all | replayed iterations | same bits |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for kernel, label, r, base in rows:
+        lines.append(
+            f"| {kernel} | {label} | {r['grad_s'] * 1e3:.2f} | {r['ratio']:.2f} | "
+            f"{r['grad_s'] / base['grad_s']:.2f}x | {r['peak_tape_bytes']} | "
+            f"{base['peak_tape_bytes'] / max(r['peak_tape_bytes'], 1):.1f}x less | "
+            f"{r['recomputed_iterations']} | "
+            f"{'yes' if r['gradient_hash'] == base['gradient_hash'] else 'NO'} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.write_docs:
+        cpu = "unknown"
+        try:
+            for line in open("/proc/cpuinfo"):
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+        except OSError:
+            pass
+        compiler = sh([cxx, "--version"]).splitlines()[0]
+        section = (
+            "## Planner: store-all, the default plan, and a budget of one eighth\n\n"
+            f"Machine: {platform.machine()}, {cpu}, {os.cpu_count()} cores (shared; report ratios). "
+            f"Compiler: {compiler}, `-O2`. Date: {datetime.date.today()}. "
+            f"Command: `python3 bench/planner/run.py --write-docs` (medians of {args.runs} runs).\n\n"
+            "LSTM: hidden 128, input 32, 1000 steps (`bench/planner/lstm.cpp`). RK4: a forced "
+            "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). The budget runs set "
+            "`CGP_MEMORY_BUDGET` to one eighth of store-all's peak tape.\n\n" + table + "\n")
+        path = os.path.join(root, "docs", "benchmarks.md")
+        text = open(path).read() if os.path.exists(path) else (
+            "# Benchmarks\n\nMeasured by the programs in `bench/`; numbers are medians, and "
+            "ratios matter more than times on a shared machine.\n\n")
+        start = text.find("## Planner:")
+        if start >= 0:
+            end = text.find("\n## ", start + 1)
+            text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        open(path, "w").write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

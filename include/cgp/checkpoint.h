@@ -1,0 +1,132 @@
+// cgp/checkpoint.h - loop checkpoints: what generated code calls to reverse a
+// loop without taping every iteration.
+//
+// At the entry of a loop whose trip count it knows, a gradient asks
+// planLoopReversal() whether the loop's tape fits the memory budget. If it
+// does not, the loop keeps snapshots of its state (the variables its body
+// writes) in a LoopCheckpoints and follows a BinomialSchedule: the forward
+// sweep runs the loop up to its last iteration, taking snapshots on the way;
+// the reverse sweep restores snapshots, replays iterations untaped, and runs
+// each iteration taped right before reversing it. Snapshot memory comes
+// from a thread-local store that keeps its storage between calls, and it
+// counts in peak_tape_bytes.
+#ifndef CGP_CHECKPOINT_H
+#define CGP_CHECKPOINT_H
+
+#include "cgp/runtime.h"
+#include "cgp/schedule.h"
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace cgp {
+namespace rt {
+
+/// Reads a size: plain bytes, or a number with KiB, MiB or GiB (K, M, G
+/// and KB, MB, GB mean the same binary units). Returns false if malformed.
+bool parseByteSize(const char *text, std::int64_t &bytes);
+
+/// The budget in force: CGP_MEMORY_BUDGET if set, else `compiled` (-1 for
+/// none). A malformed CGP_MEMORY_BUDGET is ignored (and said under
+/// CGP_DEBUG=1).
+std::int64_t memoryBudget(std::int64_t compiled);
+
+/// True when CGP_DEBUG is set to a non-empty value other than 0.
+bool debugEnabled();
+
+/// At the end of a gradient: under CGP_DEBUG=1, says if the call held more
+/// than the budget (a loop that could not be checkpointed, or a budget
+/// below the minimum).
+void endCall(std::int64_t compiledBudget);
+
+/// Thread-local storage for snapshots, used last-in first-out.
+class CheckpointStore {
+public:
+  static CheckpointStore &current();
+  std::size_t acquire(std::size_t bytes); // returns an offset
+  void release(std::size_t offset);       // frees everything from offset on
+  unsigned char *at(std::size_t offset) { return buffer_.data() + offset; }
+  std::size_t bytes() const { return used_; }
+
+private:
+  std::vector<unsigned char> buffer_;
+  std::size_t used_ = 0;
+};
+
+/// What one loop site (a loop in the generated code) decided last time, to
+/// count re-plans ("retraces").
+struct LoopSite {
+  std::int64_t steps = -1;
+  int snapshots = -1;
+  std::int64_t budget = -2;
+};
+
+/// How to reverse a loop of `steps` iterations whose taped iterations take
+/// about `iterationBytes` each and whose state takes `stateBytes`: 0 to
+/// tape every iteration, else the number of snapshots (>= 1) that keeps the
+/// tape and the snapshots within the budget (`compiledBudget`, or
+/// CGP_MEMORY_BUDGET). `afterBytes` estimates what the code after the loop
+/// will push.
+int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
+                     std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget);
+
+/// The snapshots and schedule of one run of a checkpointed loop.
+class LoopCheckpoints {
+public:
+  LoopCheckpoints() = default;
+  LoopCheckpoints(const LoopCheckpoints &) = delete;
+  LoopCheckpoints &operator=(const LoopCheckpoints &) = delete;
+  // No destructor: generated code calls finish(), and a trivially
+  // destructible object keeps the gradient free of cleanup paths (which
+  // cost GCC register allocation in the loops around it).
+
+  void start(std::int64_t steps, int snapshots, std::size_t stateBytes);
+  ScheduleAction next() { return schedule_->next(); }
+  std::int64_t steps() const { return schedule_->steps(); }
+  /// Frees the snapshots and counts the replayed iterations.
+  void finish();
+
+  /// One slot to keep the state while a probe run measures the tape of one
+  /// iteration (the iteration is then run again: one replay).
+  void beginProbe(std::size_t stateBytes);
+  void endProbe();
+
+  void beginSave(int slot) { cursor_ = store().at(offset_ + slotOffset(slot)); }
+  /// Saves a scalar (by value: its address is never taken) or an array.
+  template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
+  void put(T value) {
+    std::memcpy(cursor_, &value, sizeof(T));
+    cursor_ += sizeof(T);
+  }
+  template <class T, std::size_t N> void put(const T (&values)[N]) {
+    std::memcpy(cursor_, values, sizeof(T) * N);
+    cursor_ += sizeof(T) * N;
+  }
+  template <class T> T getValue() {
+    T value;
+    std::memcpy(&value, cursor_, sizeof(T));
+    cursor_ += sizeof(T);
+    return value;
+  }
+  void beginLoad(int slot) { cursor_ = store().at(offset_ + slotOffset(slot)); }
+  template <class T> void get(T &value) {
+    std::memcpy(&value, cursor_, sizeof(T));
+    cursor_ += sizeof(T);
+  }
+
+private:
+  static CheckpointStore &store() { return CheckpointStore::current(); }
+  std::size_t slotOffset(int slot) const { return static_cast<std::size_t>(slot) * stateBytes_; }
+
+  std::optional<BinomialSchedule> schedule_;
+  std::size_t offset_ = 0, stateBytes_ = 0;
+  unsigned char *cursor_ = nullptr;
+  bool active_ = false;
+};
+
+} // namespace rt
+} // namespace cgp
+
+#endif // CGP_CHECKPOINT_H
