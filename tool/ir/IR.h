@@ -263,6 +263,10 @@ StmtRef scope(std::vector<StmtRef> stmts);
 /// Appends `s` to `list`, splicing the statements of a Block in (but not
 /// those of a scope()).
 void appendFlat(std::vector<StmtRef> &list, const StmtRef &s);
+/// Appends every statement of `from` to `to`, as they are.
+inline void appendAll(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
 /// True for a null statement or a Block with nothing in it (recursively).
 bool isEmpty(const StmtRef &s);
 

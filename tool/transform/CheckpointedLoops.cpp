@@ -29,10 +29,6 @@
 namespace cgp {
 namespace {
 
-void append(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
-  to.insert(to.end(), from.begin(), from.end());
-}
-
 Var *newVar(Module &m, const std::string &name, ScalarType type, bool isConst = false) {
   Var v;
   v.name = name;

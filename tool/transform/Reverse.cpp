@@ -23,10 +23,6 @@ namespace cgp {
 
 namespace {
 
-void append(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
-  to.insert(to.end(), from.begin(), from.end());
-}
-
 Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
              Var::Origin origin, std::vector<int64_t> dims = {}) {
   Var v;
@@ -326,10 +322,10 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> rev;
   if (k.result && adj.has(k.result))
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
-  append(rev, sweeps.reverse);
+  appendAll(rev, sweeps.reverse);
   dropUnreadAdjoints(rev, readScalars(rev), adj);
   std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
-  append(sweepsAndEnd, epilogue);
+  appendAll(sweepsAndEnd, epilogue);
   if (k.result)
     sweepsAndEnd.push_back(returnStmt(varRef(k.result)));
   std::vector<StmtRef> localDecls = declareUsed(p.locals, sweepsAndEnd);
@@ -338,7 +334,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> body;
   body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   body.push_back(raw("cgp::rt::countCall();"));
-  append(body, sweeps.topDecls);
+  appendAll(body, sweeps.topDecls);
   bool redo = !callerBuffers.empty();
   if (redo) {
     body.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
@@ -346,10 +342,10 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   }
   if (!localDecls.empty())
     body.push_back(comment("the kernel's locals, shared by both sweeps"));
-  append(body, localDecls);
+  appendAll(body, localDecls);
   if (!adjointDecls.empty())
     body.push_back(comment("adjoints: d_<v> holds the derivative of the result with respect to <v>"));
-  append(body, adjointDecls);
+  appendAll(body, adjointDecls);
   body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
                          "sweep needs"));
   body.push_back(block(sweeps.forward));
@@ -360,7 +356,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(comment("put back what the reverse sweep restored in the caller's buffers"));
     body.push_back(raw("cgp_redo.replayTo(cgp_redo_mark);"));
   }
-  append(body, epilogue);
+  appendAll(body, epilogue);
   body.push_back(raw("cgp::rt::endCall(" + std::to_string(options_.memoryBudget) + ");"));
   if (k.result)
     body.push_back(returnStmt(varRef(k.result)));
@@ -468,25 +464,25 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
   if (usesTape(fcode))
     fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-  append(fbody, declareUsed(p.locals, fcode));
-  append(fbody, fcode);
+  appendAll(fbody, declareUsed(p.locals, fcode));
+  appendAll(fbody, fcode);
   fwd->body = block(fbody);
 
   std::vector<StmtRef> rcode;
   for (auto it = atExit.rbegin(); it != atExit.rend(); ++it)
     rcode.push_back(popVar(*it));
-  append(rcode, seed);
-  append(rcode, sweeps.reverse);
-  append(rcode, epilogue);
+  appendAll(rcode, seed);
+  appendAll(rcode, sweeps.reverse);
+  appendAll(rcode, epilogue);
   dropUnreadAdjoints(rcode, readScalars(rcode), adj);
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode))
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   if (usesRedo(rcode))
     rbody.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
-  append(rbody, declareUsed(p.locals, rcode));
-  append(rbody, keepUsed(adjointDecls, rcode));
-  append(rbody, rcode);
+  appendAll(rbody, declareUsed(p.locals, rcode));
+  appendAll(rbody, keepUsed(adjointDecls, rcode));
+  appendAll(rbody, rcode);
   rev->body = block(rbody);
   markUnusedParams(*fwd);
   markUnusedParams(*rev);

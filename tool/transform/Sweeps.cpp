@@ -32,10 +32,6 @@ Var *newLocal(Module &m, const std::string &name, const ScalarType &t, bool isCo
   return m.newVar(v);
 }
 
-void append(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
-  to.insert(to.end(), from.begin(), from.end());
-}
-
 bool isSignedIndex(const ScalarType &t) {
   return t.kind == ScalarType::Integer && t.spelling.rfind("unsigned", 0) != 0 &&
          t.spelling.find("char") == std::string::npos && t.spelling[0] != ':';
@@ -192,12 +188,12 @@ SweepBuilder::Sweeps SweepBuilder::sweep(const StmtRef &s) {
     for (const StmtRef &c : s->stmts)
       parts.push_back(sweep(c));
     for (const Sweeps &p : parts)
-      append(out.fwd, p.fwd);
+      appendAll(out.fwd, p.fwd);
     for (size_t i = parts.size(); i-- > 0;) {
       auto recompute = recomputeBefore_.find(s->stmts[i].get());
       if (recompute != recomputeBefore_.end())
-        append(out.rev, recompute->second);
-      append(out.rev, parts[i].rev);
+        appendAll(out.rev, recompute->second);
+      appendAll(out.rev, parts[i].rev);
     }
     return out;
   }
@@ -226,7 +222,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepAssign(const StmtRef &s) {
     restore(s->lhs, out.rev);
   auto it = code_.find(s.get());
   if (it != code_.end())
-    append(out.rev, it->second);
+    appendAll(out.rev, it->second);
   return out;
 }
 
@@ -321,7 +317,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     builder.propagate(arg, varRef(tmp), after);
   }
   out.rev.push_back(eval(opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args)));
-  append(out.rev, after);
+  appendAll(out.rev, after);
   return out;
 }
 
@@ -410,14 +406,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
 
   // Forward: count the iterations, push the count after the loop.
   std::vector<StmtRef> iteration = inner.fwd;
-  append(iteration, step.fwd);
+  appendAll(iteration, step.fwd);
   out.fwd.push_back(comment(label + ": the tape holds per iteration " + describeTape(iteration) +
                             "; after the loop, its trip count"));
-  append(out.fwd, init.fwd);
+  appendAll(out.fwd, init.fwd);
   out.fwd.push_back(decl(trips, intLit(0, ScalarType::int64Type())));
   std::vector<StmtRef> body{assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Add)};
-  append(body, inner.fwd);
-  append(body, step.fwd);
+  appendAll(body, inner.fwd);
+  appendAll(body, step.fwd);
   StmtRef loop = s->kind == StmtKind::DoWhile ? doWhile(block(body), s->value)
                                               : whileStmt(s->value, block(body));
   loop->pos = s->pos;
@@ -426,13 +422,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
 
   // Reverse: run the reversed body as many times.
   std::vector<StmtRef> rbody = step.rev;
-  append(rbody, inner.rev);
+  appendAll(rbody, inner.rev);
   out.rev.push_back(comment("reverse of " + label + ": as many iterations as the forward sweep ran"));
   out.rev.push_back(forStmt(decl(trips, tapePop(ScalarType::int64Type())),
                             binary(BinaryOp::Gt, varRef(trips), intLit(0, ScalarType::int64Type())),
                             assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Sub),
                             block(rbody)));
-  append(out.rev, init.rev);
+  appendAll(out.rev, init.rev);
   return out;
 }
 
@@ -473,7 +469,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     out.fwd.push_back(decl(trips, intLit(0, i64)));
     body.push_back(assign(varRef(trips), intLit(1, i64), AssignOp::Add));
   }
-  append(body, inner.fwd);
+  appendAll(body, inner.fwd);
   StmtRef init = ownIndex ? decl(i, firstValue) : assign(varRef(i), firstValue);
   StmtRef loop = forStmt(init, s->value, s->step, block(body));
   loop->declaresIndex = ownIndex;
@@ -515,7 +511,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     ExprRef value = cast(it, binary(BinaryOp::Add, firstValue,
                                     binary(BinaryOp::Mul, varRef(k), intLit(by, i64))));
     std::vector<StmtRef> rbody{ownIndex ? decl(i, value) : assign(varRef(i), value)};
-    append(rbody, inner.rev);
+    appendAll(rbody, inner.rev);
     rloop = forStmt(decl(k, binary(BinaryOp::Sub, tripCount, intLit(1, i64))),
                     binary(BinaryOp::Ge, varRef(k), intLit(0, i64)),
                     assign(varRef(k), intLit(1, i64), AssignOp::Sub), block(rbody));
