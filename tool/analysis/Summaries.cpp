@@ -23,6 +23,15 @@ const FunctionSummary &Summaries::of(const Function *f) {
   sum.readsParam.assign(f->params.size(), false);
   sum.writesParam.assign(f->params.size(), false);
   auto paramIndex = [&](const Var *v) { return v->origin == Var::Param ? v->paramIndex : -1; };
+  if (!f->body) {
+    // No body (a library function with a custom pullback): it may read
+    // through every pointer and write through every non-const one.
+    for (size_t i = 0; i < f->params.size(); ++i) {
+      sum.readsParam[i] = f->params[i]->isMemory();
+      sum.writesParam[i] = f->params[i]->isMemory() && !f->params[i]->isConst;
+    }
+    return known_[f] = sum;
+  }
 
   forEachStmt(f->body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index) {

@@ -15,6 +15,7 @@
 #include "frontend/Diagnoser.h"
 #include "frontend/KernelFinder.h"
 #include "frontend/Lowering.h"
+#include "transform/Forward.h"
 #include "transform/Reverse.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -78,12 +79,21 @@ public:
     Diagnoser diag(engine);
     Module module;
     Lowering lowering(ctx, diag, module);
+    lowering.setPullbacks(findPullbacks(ctx, diag));
     ReverseMode reverse(module, options_.plan);
+    ForwardMode forward(module);
     GeneratedCode code;
+    size_t forwardErrors = 0;
     for (const KernelRequest &request : findKernels(ctx, diag)) {
       Function *kernel = lowering.lowerKernel(request);
       if (!kernel)
         continue;
+      if (request.mode == Mode::Forward) {
+        if (!forward.differentiate(*kernel, code))
+          for (; forwardErrors < forward.errors().size(); ++forwardErrors)
+            reportAt(diag, ctx.getSourceManager(), forward.errors()[forwardErrors], *kernel);
+        continue;
+      }
       if (!reverse.differentiate(*kernel, code))
         for (const TransformError &e : reverse.errors())
           reportAt(diag, ctx.getSourceManager(), e, *kernel);

@@ -179,11 +179,17 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
                        "// Declarations of the gradients of the kernels marked in " + inputName +
                        ".\n#ifndef " + guard + "\n#define " + guard + "\n\n";
   std::string decls;
-  for (const auto &[g, kernel] : code.gradients) {
-    if (g->isStatic || (!g->namespaces.empty() && std::count(g->namespaces.begin(), g->namespaces.end(), "")))
-      continue; // internal linkage: not callable from other files
-    decls += "// Gradient of '" + kernel->name + "'.\n" + printDeclaration(*g);
-  }
+  auto declare = [&](const std::vector<std::pair<Function *, const Function *>> &list,
+                     const std::string &what) {
+    for (const auto &[g, kernel] : list) {
+      if (g->isStatic ||
+          (!g->namespaces.empty() && std::count(g->namespaces.begin(), g->namespaces.end(), "")))
+        continue; // internal linkage: not callable from other files
+      decls += "// " + what + " of '" + kernel->name + "'.\n" + printDeclaration(*g);
+    }
+  };
+  declare(code.gradients, "Gradient");
+  declare(code.tangents, "Directional derivative (forward mode)");
   header += formatCode(decls) + "\n#endif // " + guard + "\n";
   out.header = header;
 
@@ -193,7 +199,9 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
     generated += "\n" + openNamespaces(*f) + printDefinition(*f) + closeNamespaces(*f);
   }
   std::string prologue;
-  for (const auto &[g, kernel] : code.gradients) {
+  std::vector<std::pair<Function *, const Function *>> entryPoints = code.gradients;
+  entryPoints.insert(entryPoints.end(), code.tangents.begin(), code.tangents.end());
+  for (const auto &[g, kernel] : entryPoints) {
     bool builtinTypes = true; // user types are not declared yet up there
     for (const Var *p : g->params)
       builtinTypes &= p->elem.spelling.rfind("::", 0) != 0;

@@ -1,9 +1,11 @@
-//===- KernelFinder.cpp - functions marked CGP_GRAD -----------------------===//
+//===- KernelFinder.cpp - functions marked CGP_GRAD, CGP_JVP ... ----------===//
 //
-// The annotation may stand on any declaration of the function; all of them
+// An annotation may stand on any declaration of the function; all of them
 // are merged on the canonical declaration. The name list is parsed here
 // (the macro stringifies it), so that a typo in a name gets an error at the
-// marker instead of a confusing one later.
+// marker instead of a confusing one later. CGP_PULLBACK_OF(g) names g as
+// written; it is looked up among the functions the file declares, and the
+// pullback's parameters select among overloads.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/KernelFinder.h"
@@ -16,37 +18,58 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cgp {
 namespace {
 
 constexpr llvm::StringLiteral kGradPrefix = "cgp_grad:";
+constexpr llvm::StringLiteral kJvpPrefix = "cgp_jvp:";
+constexpr llvm::StringLiteral kPullbackPrefix = "cgp_pullback_of:";
+
+const char *macroName(Mode mode) { return mode == Mode::Reverse ? "CGP_GRAD" : "CGP_JVP"; }
 
 struct Marked {
   const clang::FunctionDecl *canonical = nullptr;
+  Mode mode = Mode::Reverse;
   std::string names; // the stringified list, as written
   clang::SourceLocation marker;
   bool conflicting = false;
 };
 
+struct PullbackMark {
+  const clang::FunctionDecl *pullback = nullptr;
+  std::string of; // g, as written
+  clang::SourceLocation marker;
+};
+
 class MarkerCollector : public clang::RecursiveASTVisitor<MarkerCollector> {
 public:
   bool VisitFunctionDecl(clang::FunctionDecl *fd) {
+    functions.push_back(fd);
     for (const auto *attr : fd->specific_attrs<clang::AnnotateAttr>()) {
       llvm::StringRef text = attr->getAnnotation();
-      if (text.starts_with("cgp_jvp:") || text.starts_with("cgp_pullback_of:"))
-        planned.push_back({attr->getLocation(), text.starts_with("cgp_jvp:")
-                                                    ? "CGP_JVP (forward mode)"
-                                                    : "CGP_PULLBACK_OF (custom derivatives)"});
-      if (!text.starts_with(kGradPrefix))
+      if (text.starts_with(kPullbackPrefix)) {
+        pullbacks.push_back({fd, text.drop_front(kPullbackPrefix.size()).trim().str(),
+                             attr->getLocation()});
+        continue;
+      }
+      Mode mode;
+      if (text.starts_with(kGradPrefix))
+        mode = Mode::Reverse;
+      else if (text.starts_with(kJvpPrefix))
+        mode = Mode::Forward;
+      else
         continue;
       const clang::FunctionDecl *canon = fd->getCanonicalDecl();
-      std::string names = text.drop_front(kGradPrefix.size()).str();
-      auto it = index_.find(canon);
+      std::string names =
+          text.drop_front(mode == Mode::Reverse ? kGradPrefix.size() : kJvpPrefix.size()).str();
+      auto key = std::make_pair(canon, mode);
+      auto it = index_.find(key);
       if (it == index_.end()) {
-        index_[canon] = found.size();
-        found.push_back(Marked{canon, names, attr->getLocation(), false});
+        index_[key] = found.size();
+        found.push_back(Marked{canon, mode, names, attr->getLocation(), false});
       } else if (normalise(found[it->second].names) != normalise(names)) {
         found[it->second].conflicting = true;
       }
@@ -55,7 +78,8 @@ public:
   }
 
   std::vector<Marked> found;
-  std::vector<std::pair<clang::SourceLocation, std::string>> planned;
+  std::vector<PullbackMark> pullbacks;
+  std::vector<const clang::FunctionDecl *> functions; // every declaration seen
 
 private:
   static std::string normalise(const std::string &s) {
@@ -65,7 +89,7 @@ private:
         out += c;
     return out;
   }
-  std::map<const clang::FunctionDecl *, size_t> index_;
+  std::map<std::pair<const clang::FunctionDecl *, Mode>, size_t> index_;
 };
 
 bool isIdentifier(llvm::StringRef s) {
@@ -91,33 +115,33 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
   collector.TraverseDecl(ctx.getTranslationUnitDecl());
 
   std::vector<KernelRequest> kernels;
-  for (const auto &[where, what] : collector.planned)
-    diag.error(where, what + " is not supported yet in this version of cgp-ad; only CGP_GRAD "
-                             "(reverse mode) is");
   for (const Marked &m : collector.found) {
     std::string name = m.canonical->getNameAsString();
+    std::string macro = macroName(m.mode);
     if (m.conflicting) {
-      diag.error(m.marker, "declarations of '" + name + "' are marked with different CGP_GRAD lists");
+      diag.error(m.marker, "declarations of '" + name + "' are marked with different " + macro +
+                               " lists");
       continue;
     }
     const clang::FunctionDecl *def = m.canonical->getDefinition();
     if (!def || !def->hasBody()) {
-      diag.error(m.marker, "'" + name + "' is marked CGP_GRAD but its body is not in this file; "
-                           "cgp-ad needs the definition to differentiate it");
+      diag.error(m.marker, "'" + name + "' is marked " + macro + " but its body is not in this "
+                           "file; cgp-ad needs the definition to differentiate it");
       continue;
     }
     if (llvm::isa<clang::CXXMethodDecl>(def)) {
-      diag.error(m.marker, "'" + name + "' is a member function; CGP_GRAD marks free functions only");
+      diag.error(m.marker, "'" + name + "' is a member function; " + macro + " marks free functions only");
       continue;
     }
     if (def->isTemplated() || def->isTemplateInstantiation()) {
-      diag.error(m.marker, "'" + name + "' is a template; CGP_GRAD marks non-template functions only");
+      diag.error(m.marker, "'" + name + "' is a template; " + macro + " marks non-template functions only");
       continue;
     }
 
     KernelRequest request;
     request.definition = def;
     request.marker = m.marker;
+    request.mode = m.mode;
     bool ok = true;
     std::set<const clang::ParmVarDecl *> chosen;
     llvm::StringRef list = m.names;
@@ -136,7 +160,7 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
       for (llvm::StringRef raw : parts) {
         llvm::StringRef part = raw.trim();
         if (!isIdentifier(part)) {
-          diag.error(m.marker, "malformed CGP_GRAD list '" + m.names + "' of '" + name +
+          diag.error(m.marker, "malformed " + macro + " list '" + m.names + "' of '" + name +
                                    "': expected parameter names separated by commas");
           ok = false;
           break;
@@ -146,7 +170,7 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
           if (p->getName() == part)
             match = p;
         if (!match) {
-          diag.error(m.marker, "'" + part.str() + "' named in CGP_GRAD is not a parameter of '" +
+          diag.error(m.marker, "'" + part.str() + "' named in " + macro + " is not a parameter of '" +
                                    name + "'");
           ok = false;
           continue;
@@ -154,13 +178,13 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
         if (!isFloatingParam(match, ctx)) {
           diag.error(m.marker, "parameter '" + part.str() + "' of '" + name + "' has type '" +
                                    match->getType().getAsString() +
-                                   "': CGP_GRAD names only floating-point parameters (float, "
+                                   "': " + macro + " names only floating-point parameters (float, "
                                    "double, or pointers and arrays of them)");
           ok = false;
           continue;
         }
         if (!chosen.insert(match).second) {
-          diag.error(m.marker, "'" + part.str() + "' is named twice in CGP_GRAD of '" + name + "'");
+          diag.error(m.marker, "'" + part.str() + "' is named twice in " + macro + " of '" + name + "'");
           ok = false;
         }
       }
@@ -173,6 +197,148 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
     kernels.push_back(request);
   }
   return kernels;
+}
+
+namespace {
+
+/// The name of `fd` as a user may write it: "ns::g", "g" (anonymous
+/// namespaces left out).
+std::string spelledName(const clang::FunctionDecl *fd) {
+  std::string name = fd->getQualifiedNameAsString();
+  const std::string anon = "(anonymous namespace)::";
+  for (size_t at; (at = name.find(anon)) != std::string::npos;)
+    name.erase(at, anon.size());
+  return name;
+}
+
+/// True if `written` (from CGP_PULLBACK_OF) names `fd`. `std::f` also
+/// names the global `f` (the C library functions std:: re-exports).
+bool names(llvm::StringRef written, const clang::FunctionDecl *fd) {
+  written = written.trim();
+  if (written.starts_with("::"))
+    written = written.drop_front(2);
+  std::string qualified = spelledName(fd);
+  if (written == qualified)
+    return true;
+  if (!written.contains("::"))
+    return fd->getNameAsString() == written;
+  return written.starts_with("std::") && written.drop_front(5) == qualified;
+}
+
+/// The parameter types a pullback of `g` must have, in order (g's own,
+/// then `R d_ret` for a floating result, then `T* d_p` per floating
+/// parameter), or an empty optional when g has a parameter type cgp-ad
+/// does not support.
+std::optional<std::vector<clang::QualType>> pullbackParams(const clang::FunctionDecl *g,
+                                                           clang::ASTContext &ctx,
+                                                           std::vector<std::string> &spelled) {
+  std::vector<clang::QualType> types;
+  for (const clang::ParmVarDecl *p : g->parameters()) {
+    types.push_back(p->getType().getUnqualifiedType());
+    spelled.push_back(p->getType().getAsString() + " " + p->getNameAsString());
+  }
+  auto ret = scalarTypeOf(g->getReturnType(), ctx);
+  if (!ret)
+    return std::nullopt;
+  if (ret->isFloating()) {
+    types.push_back(g->getReturnType().getUnqualifiedType());
+    spelled.push_back(g->getReturnType().getUnqualifiedType().getAsString() + " d_ret");
+  }
+  for (const clang::ParmVarDecl *p : g->parameters()) {
+    Var shape;
+    if (!describeVarType(p->getType(), ctx, shape).empty())
+      return std::nullopt;
+    if (!shape.elem.isFloating())
+      continue;
+    clang::QualType elem = p->getType()->isPointerType() ? p->getType()->getPointeeType()
+                                                         : p->getType();
+    clang::QualType d = ctx.getPointerType(elem.getUnqualifiedType());
+    types.push_back(d);
+    spelled.push_back(d.getAsString() + " d_" + p->getNameAsString());
+  }
+  return types;
+}
+
+bool agrees(const clang::FunctionDecl *pullback, const std::vector<clang::QualType> &expected,
+            clang::ASTContext &ctx) {
+  if (pullback->getNumParams() != expected.size() || !pullback->getReturnType()->isVoidType())
+    return false;
+  for (unsigned i = 0; i < expected.size(); ++i)
+    if (!ctx.hasSameType(pullback->getParamDecl(i)->getType().getUnqualifiedType(), expected[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+std::map<const clang::FunctionDecl *, const clang::FunctionDecl *>
+findPullbacks(clang::ASTContext &ctx, Diagnoser &diag) {
+  MarkerCollector collector;
+  collector.TraverseDecl(ctx.getTranslationUnitDecl());
+  std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> out;
+  std::set<const clang::FunctionDecl *> seenPullbacks;
+  for (const PullbackMark &m : collector.pullbacks) {
+    const clang::FunctionDecl *pullback = m.pullback->getCanonicalDecl();
+    if (!seenPullbacks.insert(pullback).second)
+      continue; // one more declaration of a pullback already handled
+    std::string pbName = m.pullback->getNameAsString();
+    if (llvm::isa<clang::CXXMethodDecl>(m.pullback) || m.pullback->isTemplated()) {
+      diag.error(m.marker, "the pullback '" + pbName + "' must be a free, non-template function");
+      continue;
+    }
+    // Every declaration of a function named like g, once.
+    std::vector<const clang::FunctionDecl *> named;
+    std::set<const clang::FunctionDecl *> seen;
+    for (const clang::FunctionDecl *fd : collector.functions)
+      if (fd->getCanonicalDecl() != pullback && names(m.of, fd) &&
+          seen.insert(fd->getCanonicalDecl()).second)
+        named.push_back(fd->getCanonicalDecl());
+    if (named.empty()) {
+      diag.error(m.marker, "CGP_PULLBACK_OF(" + m.of + ") on '" + pbName + "': no function '" +
+                               m.of + "' is declared in this file");
+      continue;
+    }
+    std::vector<const clang::FunctionDecl *> matching;
+    std::string expectedText;
+    for (const clang::FunctionDecl *g : named) {
+      std::vector<std::string> spelled;
+      auto expected = pullbackParams(g, ctx, spelled);
+      if (!expected)
+        continue;
+      if (agrees(m.pullback, *expected, ctx)) {
+        matching.push_back(g);
+        continue;
+      }
+      std::string list;
+      for (const std::string &p : spelled)
+        list += (list.empty() ? "" : ", ") + p;
+      expectedText += (expectedText.empty() ? "" : "' or '") + std::string("void ") + pbName +
+                      "(" + list + ")";
+    }
+    if (matching.size() > 1) {
+      diag.error(m.marker, "CGP_PULLBACK_OF(" + m.of + ") on '" + pbName + "' is ambiguous: " +
+                               std::to_string(matching.size()) +
+                               " functions of that name take these parameters; qualify the name");
+      continue;
+    }
+    if (matching.empty()) {
+      diag.error(m.marker,
+                 "the parameters of '" + pbName + "' do not agree with those of '" + m.of +
+                     "': " + (expectedText.empty()
+                                  ? std::string("'") + m.of + "' has parameter or result types "
+                                                              "cgp-ad does not support"
+                                  : "a pullback of '" + m.of + "' must be declared '" +
+                                        expectedText + "'"));
+      continue;
+    }
+    if (out.count(matching[0])) {
+      diag.error(m.marker, "'" + m.of + "' has two pullbacks, '" +
+                               out[matching[0]]->getNameAsString() + "' and '" + pbName + "'");
+      continue;
+    }
+    out[matching[0]] = m.pullback;
+  }
+  return out;
 }
 
 } // namespace cgp

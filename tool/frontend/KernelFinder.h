@@ -1,8 +1,10 @@
-//===- KernelFinder.h - functions marked CGP_GRAD ---------------*- C++ -*-===//
+//===- KernelFinder.h - functions marked CGP_GRAD, CGP_JVP ... --*- C++ -*-===//
 //
-// Finds every function a translation unit marks with CGP_GRAD (the macro
-// becomes `annotate("cgp_grad:<names>")` while cgp-ad parses), checks the
-// names it lists against the parameters, and finds the body.
+// Finds every function a translation unit marks with CGP_GRAD or CGP_JVP
+// (the macros become `annotate("cgp_grad:<names>")` and
+// `annotate("cgp_jvp:<names>")` while cgp-ad parses), checks the names they
+// list against the parameters, and finds the body. Also finds the custom
+// pullbacks (CGP_PULLBACK_OF(g)) and checks that their types agree with g.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_FRONTEND_KERNELFINDER_H
@@ -13,20 +15,32 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace cgp {
 
+enum class Mode { Reverse, Forward };
+
 struct KernelRequest {
   const clang::FunctionDecl *definition = nullptr;
+  Mode mode = Mode::Reverse;                   // CGP_GRAD or CGP_JVP
   std::vector<const clang::ParmVarDecl *> wrt; // in parameter order
-  clang::SourceLocation marker;                // where CGP_GRAD stands
+  clang::SourceLocation marker;                // where the macro stands
 };
 
-/// The kernels of the translation unit, in source order. Reports an error
-/// (and leaves the kernel out) for a bad name list or a missing body.
+/// The kernels of the translation unit, in source order (a function marked
+/// both ways gives two requests). Reports an error (and leaves the kernel
+/// out) for a bad name list or a missing body.
 std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag);
+
+/// The custom pullbacks of the translation unit: for each function g (its
+/// canonical declaration) the function marked CGP_PULLBACK_OF(g). Reports
+/// an error (and leaves the pair out) when g cannot be found or the
+/// pullback's parameters do not agree with g's.
+std::map<const clang::FunctionDecl *, const clang::FunctionDecl *>
+findPullbacks(clang::ASTContext &ctx, Diagnoser &diag);
 
 } // namespace cgp
 

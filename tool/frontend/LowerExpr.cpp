@@ -414,6 +414,20 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
 
+  auto custom = pullbacks_.find(callee->getCanonicalDecl());
+  if (custom != pullbacks_.end()) {
+    Function *f = lowerCustom(callee, custom->second);
+    std::vector<ExprRef> args;
+    for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+      Var *param = f->params[i];
+      if (param->isMemory())
+        args.push_back(lowerAddress(e->getArg(i)));
+      else
+        args.push_back(convert(lowerExpr(e->getArg(i)), param->elem));
+    }
+    return call(f, resultType, args);
+  }
+
   if (inStdOrGlobal(callee)) {
     if ((name == "min" || name == "max") && e->getNumArgs() == 2) {
       ExprRef a = convert(lowerExpr(e->getArg(0)), resultType);

@@ -62,31 +62,14 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
     return nullptr;
   }
   kernel->isKernel = true;
+  std::vector<Var *> &listed = request.mode == Mode::Reverse ? kernel->wrt : kernel->tangents;
+  listed.clear();
   for (const clang::ParmVarDecl *p : request.wrt)
-    kernel->wrt.push_back(vars_.at(p));
+    listed.push_back(vars_.at(p));
   return kernel;
 }
 
-Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
-  fd = fd->getDefinition();
-  for (const clang::FunctionDecl *active : callStack_)
-    if (active == fd)
-      unsupported(fd->getLocation(), "'" + fd->getNameAsString() +
-                                         "' calls itself (directly or through other functions); "
-                                         "recursion is not supported");
-  auto known = lowered_.find(fd);
-  if (known != lowered_.end())
-    return known->second;
-  if (llvm::isa<clang::CXXMethodDecl>(fd))
-    unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
-                                       "' are not supported");
-  if (fd->isTemplated() || fd->isTemplateInstantiation())
-    unsupported(fd->getLocation(), "template functions such as '" + fd->getNameAsString() +
-                                       "' are not supported");
-  if (fd->isVariadic())
-    unsupported(fd->getLocation(), "variadic functions are not supported");
-
-  callStack_.push_back(fd);
+Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   Function *f = module_.newFunction();
   f->name = fd->getNameAsString();
   f->pos = position(fd->getLocation());
@@ -114,6 +97,55 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
     vars_[p] = var;
     f->params.push_back(var);
   }
+  return f;
+}
+
+Function *Lowering::lowerCustom(const clang::FunctionDecl *fd, const clang::FunctionDecl *pullback) {
+  auto known = custom_.find(fd->getCanonicalDecl());
+  if (known != custom_.end())
+    return known->second;
+  Function *f = nullptr;
+  // The body, when it is visible and in the supported language, still serves
+  // the analyses (what the function reads and writes) and forward mode.
+  const clang::FunctionDecl *def = fd->getDefinition();
+  if (def && def->hasBody() && !ctx_.getSourceManager().isInSystemHeader(def->getLocation())) {
+    size_t depth = callStack_.size();
+    try {
+      f = lowerFunction(def);
+    } catch (const Unsupported &) {
+      callStack_.resize(depth);
+      lowered_.erase(def);
+      f = nullptr;
+    }
+  }
+  if (!f)
+    f = lowerSignature(fd);
+  f->pullback = globalName(pullback);
+  custom_[fd->getCanonicalDecl()] = f;
+  return f;
+}
+
+Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
+  fd = fd->getDefinition();
+  for (const clang::FunctionDecl *active : callStack_)
+    if (active == fd)
+      unsupported(fd->getLocation(), "'" + fd->getNameAsString() +
+                                         "' calls itself (directly or through other functions); "
+                                         "recursion is not supported");
+  auto known = lowered_.find(fd);
+  if (known != lowered_.end())
+    return known->second;
+  if (llvm::isa<clang::CXXMethodDecl>(fd))
+    unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
+                                       "' are not supported");
+  if (fd->isTemplated() || fd->isTemplateInstantiation())
+    unsupported(fd->getLocation(), "template functions such as '" + fd->getNameAsString() +
+                                       "' are not supported");
+  if (fd->isVariadic())
+    unsupported(fd->getLocation(), "variadic functions are not supported");
+
+  callStack_.push_back(fd);
+  Function *f = lowerSignature(fd);
   // Registered before the body so that a recursive call finds the cycle
   // through callStack_, and repeated calls reuse this function.
   lowered_[fd] = f;

@@ -32,6 +32,12 @@ public:
   /// after reporting an error.
   Function *lowerKernel(const KernelRequest &request);
 
+  /// Functions with a custom pullback (CGP_PULLBACK_OF): a call of one of
+  /// them calls that pullback in the reverse sweep.
+  void setPullbacks(std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks) {
+    pullbacks_ = std::move(pullbacks);
+  }
+
 private:
   /// Thrown (and caught in lowerKernel) when the source uses something the
   /// IR cannot express.
@@ -43,6 +49,11 @@ private:
   [[noreturn]] void unsupported(const clang::Stmt *s, const std::string &what);
 
   Function *lowerFunction(const clang::FunctionDecl *fd);
+  /// A Function with `fd`'s name, namespaces, result and parameters.
+  Function *lowerSignature(const clang::FunctionDecl *fd);
+  /// The Function of a function with a custom pullback (with its body when
+  /// that is visible and supported).
+  Function *lowerCustom(const clang::FunctionDecl *fd, const clang::FunctionDecl *pullback);
 
   // Statements (Lowering.cpp).
   StmtRef lowerStmt(const clang::Stmt *s);
@@ -87,6 +98,8 @@ private:
   std::map<const clang::FunctionDecl *, Function *> lowered_;
   std::vector<const clang::FunctionDecl *> callStack_; // to refuse recursion
   std::map<const clang::VarDecl *, Var *> vars_;
+  std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
+  std::map<const clang::FunctionDecl *, Function *> custom_;
 };
 
 } // namespace cgp

@@ -286,9 +286,20 @@ struct Function {
   bool isInline = false;
   SourcePos pos;
 
-  // Kernels only: the parameters CGP_GRAD names (all floating ones if empty).
+  // Kernels only: the parameters CGP_GRAD names (all floating ones if empty),
+  // and those CGP_JVP names (forward mode).
   bool isKernel = false;
   std::vector<Var *> wrt;
+  std::vector<Var *> tangents;
+
+  // A function with a custom derivative (CGP_PULLBACK_OF): the name to call
+  // its pullback by. Such a function may have no body (a library call).
+  std::string pullback;
+
+  // Set once the function is prepared for differentiation (prepareFunction):
+  // its locals, all declared at the top.
+  bool prepared = false;
+  std::vector<Var *> locals;
 
   // Set by the control normalisation: the variable that holds the value
   // returned (null for void functions).

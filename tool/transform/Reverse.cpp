@@ -10,11 +10,9 @@
 #include "transform/Reverse.h"
 
 #include "analysis/Activity.h"
-#include "transform/CountedLoops.h"
+#include "transform/Declarations.h"
 #include "transform/Derivatives.h"
-#include "transform/HoistCalls.h"
-#include "transform/HoistDecls.h"
-#include "transform/NormalizeControl.h"
+#include "transform/Prepare.h"
 #include "transform/Sweeps.h"
 
 #include <set>
@@ -22,65 +20,6 @@
 namespace cgp {
 
 namespace {
-
-Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
-             Var::Origin origin, std::vector<int64_t> dims = {}) {
-  Var v;
-  v.name = name;
-  v.elem = t;
-  v.shape = shape;
-  v.origin = origin;
-  v.dims = std::move(dims);
-  return m.newVar(v);
-}
-
-/// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`
-StmtRef zeroDecl(Var *v) {
-  if (v->isArray())
-    return decl(v, floatLit(0, v->elem));
-  if (v->elem.isFloating())
-    return decl(v, floatLit(0, v->elem));
-  if (v->elem.kind == ScalarType::Bool)
-    return decl(v, boolLit(false));
-  return decl(v, intLit(0, v->elem));
-}
-
-/// The variables the statements mention.
-std::set<const Var *> mentioned(const std::vector<StmtRef> &stmts) {
-  std::set<const Var *> used;
-  for (const StmtRef &s : stmts)
-    forEachStmt(s, [&](const StmtRef &n) {
-      if (n->var)
-        used.insert(n->var);
-      for (const ExprRef &e : ownExprs(n))
-        forEachExpr(e, [&](const ExprRef &x) {
-          if (x->var)
-            used.insert(x->var);
-        });
-    });
-  return used;
-}
-
-/// Declarations (zeroed) of the `locals` that `body` uses, in order.
-std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
-                                 const std::vector<StmtRef> &body) {
-  std::set<const Var *> used = mentioned(body);
-  std::vector<StmtRef> decls;
-  for (Var *v : locals)
-    if (used.count(v))
-      decls.push_back(zeroDecl(v));
-  return decls;
-}
-
-/// Keeps the declarations in `decls` of variables that `body` uses.
-std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body) {
-  std::set<const Var *> used = mentioned(body);
-  std::vector<StmtRef> kept;
-  for (const StmtRef &d : decls)
-    if (used.count(d->var))
-      kept.push_back(d);
-  return kept;
-}
 
 /// True if the statements push or pop.
 bool usesTape(const std::vector<StmtRef> &stmts) {
@@ -97,17 +36,6 @@ bool usesTape(const std::vector<StmtRef> &stmts) {
         });
     });
   return found;
-}
-
-/// `(void)p;` for the parameters of `f` that its body does not use, so
-/// that generated code compiles without warnings under -Wextra.
-void markUnusedParams(Function &f) {
-  std::set<const Var *> used = mentioned(f.body->stmts);
-  std::vector<StmtRef> marks;
-  for (Var *p : f.params)
-    if (!used.count(p))
-      marks.push_back(raw("(void)" + p->name + ";"));
-  f.body->stmts.insert(f.body->stmts.begin(), marks.begin(), marks.end());
 }
 
 /// Scalars whose value some statement reads (not only assigns).
@@ -186,22 +114,6 @@ public:
   bool gradient(Function &kernel, GeneratedCode &out);
 
 private:
-  struct Prepared {
-    std::vector<Var *> locals;
-  };
-
-  const Prepared &prepare(Function &f) {
-    auto it = prepared_.find(&f);
-    if (it != prepared_.end())
-      return it->second;
-    normalizeControl(f, module_);
-    hoistCalls(f, module_);
-    markCountedLoops(f);
-    Prepared p;
-    p.locals = hoistDecls(f);
-    return prepared_[&f] = p;
-  }
-
   void fail(const SourcePos &pos, const std::string &message) {
     errors_.push_back(TransformError{pos, message});
   }
@@ -242,7 +154,6 @@ private:
   std::vector<TransformError> &errors_;
   std::vector<TransformError> &warnings_;
   Summaries summaries_;
-  std::map<const Function *, Prepared> prepared_;
   std::map<CallVariantKey, CallVariant> variants_;
   std::map<const Function *, int> variantCount_;
   GeneratedCode *out_ = nullptr;
@@ -272,7 +183,7 @@ bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &a
 
 bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   out_ = &out;
-  const Prepared &p = prepare(k);
+  prepareFunction(k, module_);
 
   ActivitySeeds seeds;
   for (Var *w : k.wrt) {
@@ -328,7 +239,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   appendAll(sweepsAndEnd, epilogue);
   if (k.result)
     sweepsAndEnd.push_back(returnStmt(varRef(k.result)));
-  std::vector<StmtRef> localDecls = declareUsed(p.locals, sweepsAndEnd);
+  std::vector<StmtRef> localDecls = declareUsed(k.locals, sweepsAndEnd);
   adjointDecls = keepUsed(adjointDecls, sweepsAndEnd);
 
   std::vector<StmtRef> body;
@@ -374,7 +285,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   if (known != variants_.end())
     return &known->second;
   Function &h = *const_cast<Function *>(key.callee);
-  const Prepared &p = prepare(h);
+  prepareFunction(h, module_);
 
   ActivitySeeds seeds;
   VarSet keep, logged;
@@ -464,7 +375,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
   if (usesTape(fcode))
     fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-  appendAll(fbody, declareUsed(p.locals, fcode));
+  appendAll(fbody, declareUsed(h.locals, fcode));
   appendAll(fbody, fcode);
   fwd->body = block(fbody);
 
@@ -480,7 +391,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   if (usesRedo(rcode))
     rbody.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
-  appendAll(rbody, declareUsed(p.locals, rcode));
+  appendAll(rbody, declareUsed(h.locals, rcode));
   appendAll(rbody, keepUsed(adjointDecls, rcode));
   appendAll(rbody, rcode);
   rev->body = block(rbody);

@@ -17,6 +17,7 @@
 #define CGP_TRANSFORM_REVERSE_H
 
 #include "analysis/Summaries.h"
+#include "transform/GeneratedCode.h"
 #include "planner/Planner.h"
 #include "ir/IR.h"
 
@@ -26,22 +27,6 @@
 #include <vector>
 
 namespace cgp {
-
-/// A problem found while differentiating (reported as an error).
-struct TransformError {
-  SourcePos pos;
-  std::string message;
-};
-
-/// Generated code for one translation unit.
-struct GeneratedCode {
-  /// Every generated function, callees before callers.
-  std::vector<Function *> functions;
-  /// The kernel gradients among them, with the kernel each came from.
-  std::vector<std::pair<Function *, const Function *>> gradients;
-  /// The plan of each differentiated function (kernels and helper variants).
-  std::vector<FunctionPlan> plans;
-};
 
 class ReverseMode {
 public:

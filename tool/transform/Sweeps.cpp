@@ -253,6 +253,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     return out;
   }
 
+  if (!c->callee->pullback.empty())
+    return sweepCustomCall(s, ca, keeps, pushed, out);
+
   CallVariantKey key;
   key.callee = c->callee;
   key.active = ca.active ? ca.argActive : std::vector<bool>(c->operands.size(), false);
@@ -317,6 +320,93 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     builder.propagate(arg, varRef(tmp), after);
   }
   out.rev.push_back(eval(opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args)));
+  appendAll(out.rev, after);
+  return out;
+}
+
+/// A call of a function with a custom pullback (CGP_PULLBACK_OF): the
+/// forward sweep calls the function itself, the reverse sweep the user's
+/// pullback, with an adjoint for the result (0 when it carries none) and
+/// one for every floating parameter: the adjoint of an argument that
+/// carries derivatives, a zeroed scratch scalar, or a null pointer for
+/// memory that carries none.
+SweepBuilder::Sweeps SweepBuilder::sweepCustomCall(const StmtRef &s, const CallActivity &ca,
+                                                   const std::vector<bool> &keeps, bool pushed,
+                                                   Sweeps out) {
+  const ExprRef &c = s->value;
+  const Function &g = *c->callee;
+  for (size_t i = 0; i < keeps.size(); ++i)
+    if (keeps[i]) {
+      fail_(s->pos, "the reverse sweep needs the values that '" + g.name + "' overwrites in '" +
+                        c->operands[i]->var->name + "', but a function with a custom pullback "
+                        "is called as it is, without recording them; pass a copy instead");
+      failed_ = true;
+      return out;
+    }
+  bool isAssign = s->kind == StmtKind::Assign;
+  if (pushed)
+    out.fwd.push_back(push(s->lhs));
+  out.fwd.push_back(s);
+
+  std::vector<ExprRef> args = c->operands;
+  if (g.returnType.isFloating()) {
+    if (ca.resultActive) {
+      Var *seed = adj_.temp("d_" + s->lhs->var->name + "_in", s->lhs->type);
+      out.rev.push_back(decl(seed, adj_.lvalue(s->lhs)));
+      out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+      args.push_back(varRef(seed));
+    } else {
+      if (isAssign && act_.at(s).reset)
+        out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+      args.push_back(constant(0, g.returnType));
+    }
+  } else if (isAssign && act_.at(s).reset) {
+    out.rev.push_back(assign(adj_.lvalue(s->lhs), constant(0, s->lhs->type)));
+  }
+  std::vector<StmtRef> after;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    const Var *param = g.params[i];
+    if (!param->isFloating())
+      continue;
+    const ExprRef &arg = c->operands[i];
+    bool active = ca.active && ca.argActive[i];
+    if (arg->kind == ExprKind::Address) {
+      if (active && adj_.has(arg->var)) {
+        args.push_back(address(adj_.of(arg->var), arg->operands[0]));
+      } else {
+        if (!nullPointer_) {
+          Var v;
+          v.name = v.qualifiedName = "nullptr";
+          v.elem = param->elem;
+          v.shape = Var::Pointer;
+          v.origin = Var::Global;
+          nullPointer_ = adj_.module().newVar(v);
+        }
+        args.push_back(address(nullPointer_, intLit(0)));
+      }
+      continue;
+    }
+    if (active && arg->kind == ExprKind::VarRef && adj_.has(arg->var)) {
+      args.push_back(address(adj_.of(arg->var), intLit(0)));
+      continue;
+    }
+    // A scratch adjoint: a scalar argument computed by an expression, whose
+    // adjoint then flows into the expression's operands, or one that
+    // carries no derivative.
+    Var *tmp = adj_.temp("d_arg" + std::to_string(i), param->elem);
+    tmp->isConst = false; // the pullback adds into it
+    out.rev.push_back(decl(tmp, constant(0, param->elem)));
+    args.push_back(address(tmp, intLit(0)));
+    if (!active)
+      continue;
+    AdjointBuilder builder(adj_, act_.at(s).variedBefore, [&](const std::string &message) {
+      fail_(s->pos, message);
+      failed_ = true;
+    });
+    builder.propagate(arg, varRef(tmp), after);
+  }
+  out.rev.push_back(comment("the pullback of '" + g.name + "' given by CGP_PULLBACK_OF"));
+  out.rev.push_back(eval(opaque(g.pullback, ScalarType::voidType(), args)));
   appendAll(out.rev, after);
   return out;
 }

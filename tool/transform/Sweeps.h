@@ -81,6 +81,8 @@ private:
   Sweeps sweep(const StmtRef &s);
   Sweeps sweepAssign(const StmtRef &s);
   Sweeps sweepCall(const StmtRef &s);
+  Sweeps sweepCustomCall(const StmtRef &s, const CallActivity &ca, const std::vector<bool> &keeps,
+                         bool pushed, Sweeps out);
   Sweeps sweepIf(const StmtRef &s);
   Sweeps sweepLoop(const StmtRef &s);
   Sweeps sweepCountedLoop(const StmtRef &s, Sweeps inner);
@@ -107,6 +109,7 @@ private:
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   VarSet logged_;
+  Var *nullPointer_ = nullptr; // `nullptr`, for pullback arguments without adjoint
   /// Values the plan recomputes, by the statement whose reverse they precede.
   std::map<const StmtNode *, std::vector<StmtRef>> recomputeBefore_;
   std::map<const StmtNode *, std::vector<StmtRef>> code_;

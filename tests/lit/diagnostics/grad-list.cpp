@@ -12,7 +12,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE 2>&1 | FileCheck %s --check-prefix=TEMPLATE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONFLICT 2>&1 | FileCheck %s --check-prefix=CONFLICT
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DJVP 2>&1 | FileCheck %s --check-prefix=JVP
-// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPULLBACK 2>&1 | FileCheck %s --check-prefix=PULLBACK
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DJVP_OUTPUT 2>&1 | FileCheck %s --check-prefix=JVP_OUTPUT
 // RUN: test ! -e %t/out
 //
 // A kernel whose gradient is always zero is a warning, and still generated.
@@ -81,16 +81,19 @@ double k(double x, double y) { return x * y; }
 #endif
 
 #ifdef JVP
-CGP_JVP(x)
-// JVP: grad-list.cpp:[[@LINE-1]]:1: error: CGP_JVP (forward mode) is not supported yet in this version of cgp-ad; only CGP_GRAD (reverse mode) is
+CGP_JVP(x, z)
+// JVP: grad-list.cpp:[[@LINE-1]]:1: error: 'z' named in CGP_JVP is not a parameter of 'k'
 double k(double x) { return x * x; }
 #endif
 
-#ifdef PULLBACK
-double g(double x);
-CGP_PULLBACK_OF(g)
-// PULLBACK: grad-list.cpp:[[@LINE-1]]:1: error: CGP_PULLBACK_OF (custom derivatives) is not supported yet in this version of cgp-ad; only CGP_GRAD (reverse mode) is
-void g_pullback(double x, double d_ret, double *d_x) { *d_x += d_ret; }
+#ifdef JVP_OUTPUT
+// A scratch buffer that carries derivatives must have a tangent.
+CGP_JVP(x)
+// JVP_OUTPUT: grad-list.cpp:[[@LINE+1]]:8: error: cannot differentiate 'k': parameter 'work' of 'k' carries derivatives, but is not named in CGP_JVP; name it so that its tangent has a t_work buffer
+double k(const double *x, double *work) {
+  work[0] = x[0] * 2;
+  return work[0] * work[0];
+}
 #endif
 
 #ifdef ZERO

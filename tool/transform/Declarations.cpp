@@ -1,0 +1,70 @@
+//===- Declarations.cpp - locals and parameters of generated code ---------===//
+#include "transform/Declarations.h"
+
+namespace cgp {
+
+Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
+             Var::Origin origin, std::vector<int64_t> dims) {
+  Var v;
+  v.name = name;
+  v.elem = t;
+  v.shape = shape;
+  v.origin = origin;
+  v.dims = std::move(dims);
+  return m.newVar(v);
+}
+
+StmtRef zeroDecl(Var *v) {
+  if (v->isArray())
+    return decl(v, floatLit(0, v->elem));
+  if (v->elem.isFloating())
+    return decl(v, floatLit(0, v->elem));
+  if (v->elem.kind == ScalarType::Bool)
+    return decl(v, boolLit(false));
+  return decl(v, intLit(0, v->elem));
+}
+
+std::set<const Var *> mentioned(const std::vector<StmtRef> &stmts) {
+  std::set<const Var *> used;
+  for (const StmtRef &s : stmts)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->var)
+        used.insert(n->var);
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->var)
+            used.insert(x->var);
+        });
+    });
+  return used;
+}
+
+std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
+                                 const std::vector<StmtRef> &body) {
+  std::set<const Var *> used = mentioned(body);
+  std::vector<StmtRef> decls;
+  for (Var *v : locals)
+    if (used.count(v))
+      decls.push_back(zeroDecl(v));
+  return decls;
+}
+
+std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body) {
+  std::set<const Var *> used = mentioned(body);
+  std::vector<StmtRef> kept;
+  for (const StmtRef &d : decls)
+    if (used.count(d->var))
+      kept.push_back(d);
+  return kept;
+}
+
+void markUnusedParams(Function &f) {
+  std::set<const Var *> used = mentioned(f.body->stmts);
+  std::vector<StmtRef> marks;
+  for (Var *p : f.params)
+    if (!used.count(p))
+      marks.push_back(raw("(void)" + p->name + ";"));
+  f.body->stmts.insert(f.body->stmts.begin(), marks.begin(), marks.end());
+}
+
+} // namespace cgp

@@ -1,0 +1,42 @@
+//===- Declarations.h - locals and parameters of generated code -*- C++ -*-===//
+//
+// Small pieces both modes use to assemble generated functions: new
+// variables, zero-initialised declarations of the locals a body uses, and
+// `(void)p;` for parameters a body ignores.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_TRANSFORM_DECLARATIONS_H
+#define CGP_TRANSFORM_DECLARATIONS_H
+
+#include "ir/IR.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+/// A new variable of the module.
+Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
+             Var::Origin origin, std::vector<int64_t> dims = {});
+
+/// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`
+StmtRef zeroDecl(Var *v);
+
+/// The variables the statements mention.
+std::set<const Var *> mentioned(const std::vector<StmtRef> &stmts);
+
+/// Declarations (zeroed) of the `locals` that `body` uses, in order.
+std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
+                                 const std::vector<StmtRef> &body);
+
+/// Keeps the declarations in `decls` of variables that `body` uses.
+std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body);
+
+/// `(void)p;` for the parameters of `f` that its body does not use, so
+/// that generated code compiles without warnings under -Wextra.
+void markUnusedParams(Function &f);
+
+} // namespace cgp
+
+#endif // CGP_TRANSFORM_DECLARATIONS_H

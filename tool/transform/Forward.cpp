@@ -1,0 +1,573 @@
+//===- Forward.cpp - forward mode (CGP_JVP) on the IR ---------------------===//
+//
+// Works on prepared functions (see Prepare.h), like reverse mode, and uses
+// the same activity analysis: a variable gets a tangent only where it both
+// depends on a parameter with a tangent and influences the result or an
+// output buffer; every other tangent is zero and is folded away. The
+// tangent of an assignment is computed before the assignment itself, so it
+// reads the operands' old values even when the target is among them.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/Forward.h"
+
+#include "analysis/Activity.h"
+#include "transform/Declarations.h"
+#include "transform/Derivatives.h"
+#include "transform/Prepare.h"
+
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace cgp {
+namespace {
+
+bool isCall(const StmtRef &s) {
+  return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
+         s->value->kind == ExprKind::Call;
+}
+
+bool isSimple(const ExprRef &e) {
+  switch (e->kind) {
+  case ExprKind::VarRef:
+  case ExprKind::FloatLit:
+  case ExprKind::IntLit:
+    return true;
+  case ExprKind::Index:
+    for (const ExprRef &i : e->operands)
+      if (!isSimple(i))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Sums and products where null stands for an exact zero tangent.
+ExprRef plus(const ExprRef &a, const ExprRef &b) { return !a ? b : !b ? a : add(a, b); }
+ExprRef minus(const ExprRef &a, const ExprRef &b) { return !b ? a : !a ? neg(b) : sub(a, b); }
+ExprRef times(const ExprRef &a, const ExprRef &b) { return a && b ? mul(a, b) : nullptr; }
+
+/// A call of a helper with tangents: which arguments carry one, and
+/// whether the caller wants the tangent of the result.
+struct TangentKey {
+  const Function *callee = nullptr;
+  std::vector<bool> active;
+  bool resultActive = false;
+  bool operator<(const TangentKey &o) const {
+    return std::tie(callee, active, resultActive) <
+           std::tie(o.callee, o.active, o.resultActive);
+  }
+};
+
+/// The tangent code of one function body.
+class TangentBuilder {
+public:
+  using VariantFn = std::function<Function *(const TangentKey &)>;
+  using FailFn = std::function<void(const SourcePos &, const std::string &)>;
+
+  TangentBuilder(Module &m, const ActivityResult &act, Summaries &sums,
+                 std::map<const Var *, Var *> &tangents, VariantFn variants, FailFn fail)
+      : m_(m), act_(act), sums_(sums), tangents_(tangents), variants_(std::move(variants)),
+        fail_(std::move(fail)) {}
+
+  StmtRef stmt(const StmtRef &s);
+  /// The tangent of `e`, or null where it is exactly zero. Temporaries the
+  /// expression needs go to `pre`.
+  ExprRef dot(const ExprRef &e, std::vector<StmtRef> &pre);
+
+  /// The tangent of an lvalue: t_x for x, t_A[i] for A[i]; null without one.
+  ExprRef tangentOf(const ExprRef &lvalue) const {
+    auto it = tangents_.find(lvalue->var);
+    if (!lvalue->var->isFloating() || it == tangents_.end())
+      return nullptr;
+    if (lvalue->kind == ExprKind::VarRef)
+      return varRef(it->second);
+    return index(it->second, lvalue->operands);
+  }
+
+private:
+  StmtRef assignStmt(const StmtRef &s);
+  StmtRef callStmt(const StmtRef &s);
+  StmtRef customCall(const StmtRef &s, const ExprRef &lhsTangent);
+  ExprRef dotMath(const ExprRef &e, std::vector<StmtRef> &pre);
+  ExprRef stable(const ExprRef &e, std::vector<StmtRef> &pre, const std::string &name);
+  /// `t != 0 ? t * derivative : 0`: where the derivative can be infinite
+  /// at a finite value (sqrt at 0), a zero tangent stays zero.
+  ExprRef guarded(const ExprRef &t, const ExprRef &derivative, std::vector<StmtRef> &pre);
+  Var *temp(const std::string &name, const ScalarType &t, bool isConst = true) {
+    Var *v = makeVar(m_, name, t, Var::Scalar, Var::Temp);
+    v->isConst = isConst;
+    return v;
+  }
+
+  Module &m_;
+  const ActivityResult &act_;
+  Summaries &sums_;
+  std::map<const Var *, Var *> &tangents_;
+  VariantFn variants_;
+  FailFn fail_;
+  SourcePos at_; // the statement being transformed, for messages
+};
+
+StmtRef TangentBuilder::stmt(const StmtRef &s) {
+  if (!s)
+    return s;
+  at_ = s->pos.file.empty() ? at_ : s->pos;
+  switch (s->kind) {
+  case StmtKind::Block: {
+    std::vector<StmtRef> out;
+    for (const StmtRef &c : s->stmts)
+      appendFlat(out, stmt(c));
+    return block(out);
+  }
+  case StmtKind::Assign:
+  case StmtKind::Eval:
+    if (isCall(s))
+      return callStmt(s);
+    return s->kind == StmtKind::Assign ? assignStmt(s) : s;
+  case StmtKind::If:
+  case StmtKind::For:
+  case StmtKind::While:
+  case StmtKind::DoWhile:
+  case StmtKind::Switch: {
+    auto copy = std::make_shared<StmtNode>(*s);
+    copy->init = stmt(s->init);
+    copy->step = stmt(s->step);
+    copy->body = stmt(s->body);
+    copy->elseBody = stmt(s->elseBody);
+    for (SwitchCase &c : copy->cases)
+      for (StmtRef &b : c.body)
+        b = stmt(b);
+    return copy;
+  }
+  default:
+    return s;
+  }
+}
+
+StmtRef TangentBuilder::assignStmt(const StmtRef &s) {
+  ExprRef t = tangentOf(s->lhs);
+  if (!t)
+    return s;
+  std::vector<StmtRef> out;
+  ExprRef zero = constant(0, s->lhs->type);
+  switch (s->assignOp) {
+  case AssignOp::Add:
+  case AssignOp::Sub: {
+    ExprRef d = dot(s->value, out);
+    if (!d)
+      return s;
+    out.push_back(assign(t, d, s->assignOp));
+    break;
+  }
+  default: {
+    ExprRef d = dot(storedValue(s), out);
+    out.push_back(assign(t, d ? d : zero));
+    break;
+  }
+  }
+  out.push_back(s);
+  return block(out);
+}
+
+StmtRef TangentBuilder::callStmt(const StmtRef &s) {
+  const ExprRef &c = s->value;
+  bool isAssign = s->kind == StmtKind::Assign;
+  ExprRef lhsTangent = isAssign ? tangentOf(s->lhs) : nullptr;
+  CallActivity ca = callActivity(s, c, act_.at(s), sums_);
+  if (!ca.active) {
+    if (!lhsTangent)
+      return s;
+    return block({s, assign(lhsTangent, constant(0, s->lhs->type))});
+  }
+  if (!c->callee->body)
+    return customCall(s, lhsTangent);
+
+  TangentKey key;
+  key.callee = c->callee;
+  key.active = ca.argActive;
+  key.resultActive = ca.resultActive && lhsTangent;
+  Function *variant = variants_(key);
+  if (!variant)
+    return s;
+
+  std::vector<StmtRef> out;
+  std::vector<ExprRef> args = c->operands;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    if (!key.active[i])
+      continue;
+    const ExprRef &arg = c->operands[i];
+    if (arg->kind == ExprKind::Address) {
+      auto it = tangents_.find(arg->var);
+      if (it == tangents_.end()) {
+        fail_(at_, "internal error: '" + arg->var->name + "' has no tangent");
+        return s;
+      }
+      args.push_back(address(it->second, arg->operands[0]));
+    } else {
+      ExprRef d = dot(arg, out);
+      args.push_back(d ? d : constant(0, c->callee->params[i]->elem));
+    }
+  }
+  Var *result = nullptr;
+  if (key.resultActive) {
+    result = temp("t_" + c->callee->name, c->type, false);
+    out.push_back(decl(result, constant(0, c->type)));
+    args.push_back(address(result, intLit(0)));
+  }
+  ExprRef callVariant = opaque(variant->qualifiedName(), c->type, args);
+  StmtRef primal = isAssign ? assign(s->lhs, callVariant) : eval(callVariant);
+  primal->pos = s->pos;
+  out.push_back(primal);
+  if (lhsTangent)
+    out.push_back(assign(lhsTangent, result ? varRef(result) : constant(0, s->lhs->type)));
+  return block(out);
+}
+
+/// A function with a custom pullback and no body: the pullback, seeded
+/// with 1, gives the partial derivatives, whose dot product with the
+/// arguments' tangents is the result's tangent. Only for scalar parameters.
+StmtRef TangentBuilder::customCall(const StmtRef &s, const ExprRef &lhsTangent) {
+  const ExprRef &c = s->value;
+  const Function &g = *c->callee;
+  for (const Var *p : g.params)
+    if (p->isMemory()) {
+      fail_(at_, "forward mode cannot differentiate the call of '" + g.name +
+                     "': it has no visible body, and its pullback (CGP_PULLBACK_OF) takes the "
+                     "pointer '" + p->name + "', whose extent cgp-ad does not know");
+      return s;
+    }
+  if (!lhsTangent)
+    return s; // no tangent wanted: g only reads scalars and writes nothing
+  std::vector<StmtRef> out;
+  std::vector<ExprRef> args = c->operands;
+  args.push_back(constant(1, g.returnType));
+  ExprRef tangent;
+  for (size_t i = 0; i < c->operands.size(); ++i) {
+    if (!g.params[i]->isFloating())
+      continue;
+    Var *partial = temp("d_" + g.params[i]->name, g.params[i]->elem, false);
+    out.push_back(decl(partial, constant(0, partial->elem)));
+    args.push_back(address(partial, intLit(0)));
+    tangent = plus(tangent, times(dot(c->operands[i], out), varRef(partial)));
+  }
+  out.push_back(comment("partial derivatives of '" + g.name + "' from its pullback"));
+  out.push_back(eval(opaque(g.pullback, ScalarType::voidType(), args)));
+  Var *t = temp("t_" + g.name, c->type);
+  out.push_back(decl(t, tangent ? cast(c->type, tangent, true) : constant(0, c->type)));
+  out.push_back(s);
+  out.push_back(assign(lhsTangent, varRef(t)));
+  return block(out);
+}
+
+ExprRef TangentBuilder::stable(const ExprRef &e, std::vector<StmtRef> &pre,
+                               const std::string &name) {
+  if (isSimple(e))
+    return e;
+  Var *t = temp(name, e->type);
+  pre.push_back(decl(t, e));
+  return varRef(t);
+}
+
+ExprRef TangentBuilder::guarded(const ExprRef &t, const ExprRef &derivative,
+                                std::vector<StmtRef> &pre) {
+  if (!t)
+    return nullptr;
+  if (t->kind == ExprKind::FloatLit)
+    return mul(t, derivative);
+  ExprRef st = stable(t, pre, "t_arg");
+  return select(binary(BinaryOp::Ne, st, constant(0, st->type)), mul(st, derivative),
+                constant(0, st->type));
+}
+
+ExprRef TangentBuilder::dot(const ExprRef &e, std::vector<StmtRef> &pre) {
+  switch (e->kind) {
+  case ExprKind::VarRef:
+  case ExprKind::Index:
+    return tangentOf(e);
+  case ExprKind::Unary:
+    if (e->unaryOp == UnaryOp::Neg) {
+      ExprRef d = dot(e->operands[0], pre);
+      return d ? neg(d) : nullptr;
+    }
+    return e->unaryOp == UnaryOp::Plus ? dot(e->operands[0], pre) : nullptr;
+  case ExprKind::Cast: {
+    if (!e->type.isFloating() || !e->operands[0]->type.isFloating())
+      return nullptr; // to or from an integer: no derivative
+    ExprRef d = dot(e->operands[0], pre);
+    return d ? cast(e->type, d, e->implicitCast) : nullptr;
+  }
+  case ExprKind::Binary: {
+    if (!e->type.isFloating())
+      return nullptr; // predicates and integer arithmetic
+    const ExprRef &a = e->operands[0], &b = e->operands[1];
+    ExprRef da = dot(a, pre), db = dot(b, pre);
+    switch (e->binaryOp) {
+    case BinaryOp::Add:
+      return plus(da, db);
+    case BinaryOp::Sub:
+      return minus(da, db);
+    case BinaryOp::Mul:
+      return plus(times(da, b), times(a, db));
+    case BinaryOp::Div: // (da b - a db) / b^2, or da / b
+      if (!db)
+        return da ? div(da, b) : nullptr;
+      return div(minus(times(da, b), mul(a, db)), mul(b, b));
+    default:
+      return nullptr;
+    }
+  }
+  case ExprKind::Select: {
+    ExprRef da = dot(e->operands[1], pre), db = dot(e->operands[2], pre);
+    if (!da && !db)
+      return nullptr;
+    ExprRef zero = constant(0, e->type);
+    return select(e->operands[0], da ? da : zero, db ? db : zero);
+  }
+  case ExprKind::Math:
+    return dotMath(e, pre);
+  case ExprKind::Opaque:
+    for (const ExprRef &op : e->operands)
+      if (op->type.isFloating() && dot(op, pre)) {
+        std::string name = e->calleeName.substr(e->calleeName.rfind("::", 0) == 0 ? 2 : 0);
+        fail_(at_, "the call of '" + name +
+                       "' has no visible body and no derivative, and its arguments carry "
+                       "derivatives");
+        break;
+      }
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+ExprRef TangentBuilder::dotMath(const ExprRef &e, std::vector<StmtRef> &pre) {
+  const ScalarType &t = e->type;
+  const ExprRef &a = e->operands[0];
+  auto fn = [&](MathFn f, std::vector<ExprRef> args) { return math(f, t, std::move(args)); };
+  ExprRef one = constant(1, t);
+  ExprRef da = dot(a, pre);
+  switch (e->mathFn) {
+  case MathFn::Sqrt: // 1 / (2 sqrt(a))
+    return guarded(da, div(one, mul(constant(2, t), fn(MathFn::Sqrt, {a}))), pre);
+  case MathFn::Exp:
+  case MathFn::Expm1:
+    return times(da, fn(MathFn::Exp, {a}));
+  case MathFn::Log:
+    return da ? div(da, a) : nullptr;
+  case MathFn::Log1p:
+    return da ? div(da, add(one, a)) : nullptr;
+  case MathFn::Sin:
+    return times(da, fn(MathFn::Cos, {a}));
+  case MathFn::Cos:
+    return times(da, neg(fn(MathFn::Sin, {a})));
+  case MathFn::Tan: {
+    if (!da)
+      return nullptr;
+    ExprRef ta = stable(fn(MathFn::Tan, {a}), pre, "tan_value");
+    return mul(da, add(one, mul(ta, ta)));
+  }
+  case MathFn::Tanh: {
+    if (!da)
+      return nullptr;
+    ExprRef th = stable(fn(MathFn::Tanh, {a}), pre, "tanh_value");
+    return mul(da, sub(one, mul(th, th)));
+  }
+  case MathFn::Atan:
+    return da ? div(da, add(one, mul(a, a))) : nullptr;
+  case MathFn::Cbrt: {
+    if (!da)
+      return nullptr;
+    ExprRef c = stable(fn(MathFn::Cbrt, {a}), pre, "cbrt_value");
+    return guarded(da, div(one, mul(constant(3, t), mul(c, c))), pre);
+  }
+  case MathFn::Fabs:
+    return da ? select(binary(BinaryOp::Lt, a, constant(0, t)), neg(da), da) : nullptr;
+  default:
+    break;
+  }
+  const ExprRef &b = e->operands[1];
+  ExprRef db = dot(b, pre);
+  if (!da && !db)
+    return nullptr;
+  ExprRef zero = constant(0, t);
+  switch (e->mathFn) {
+  case MathFn::Atan2: { // (b da - a db) / (a^2 + b^2)
+    ExprRef r2 = stable(add(mul(a, a), mul(b, b)), pre, "radius2");
+    return plus(guarded(da, div(b, r2), pre), guarded(db, neg(div(a, r2)), pre));
+  }
+  case MathFn::Pow: { // b a^(b-1) da + a^b log(a) db
+    ExprRef bm1 = b->kind == ExprKind::FloatLit ? floatLit(b->floatValue - 1, t) : sub(b, one);
+    return plus(guarded(da, mul(b, fn(MathFn::Pow, {a, bm1})), pre),
+                guarded(db, mul(fn(MathFn::Pow, {a, b}), fn(MathFn::Log, {a})), pre));
+  }
+  case MathFn::Hypot: { // (a da + b db) / hypot(a, b)
+    ExprRef h = stable(fn(MathFn::Hypot, {a, b}), pre, "hypot_value");
+    return plus(guarded(da, div(a, h), pre), guarded(db, div(b, h), pre));
+  }
+  case MathFn::Fmin: // fmin(a, b) is b when b < a
+    return select(binary(BinaryOp::Lt, b, a), db ? db : zero, da ? da : zero);
+  case MathFn::Fmax: // fmax(a, b) is b when a < b
+    return select(binary(BinaryOp::Lt, a, b), db ? db : zero, da ? da : zero);
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+class ForwardMode::Impl {
+public:
+  Impl(Module &m, std::vector<TransformError> &errors) : module_(m), errors_(errors) {}
+
+  bool kernel(Function &k, GeneratedCode &out) {
+    out_ = &out;
+    prepareFunction(k, module_); // sets k.result
+    std::vector<bool> active;
+    for (Var *p : k.params)
+      active.push_back(std::find(k.tangents.begin(), k.tangents.end(), p) != k.tangents.end());
+    size_t before = errors_.size();
+    Function *f = generate(k, active, k.result && k.result->isFloating(), /*entry=*/true);
+    if (!f || errors_.size() != before)
+      return false;
+    out.functions.push_back(f);
+    out.tangents.push_back({f, &k});
+    return true;
+  }
+
+private:
+  Function *variant(const TangentKey &key) {
+    auto known = variants_.find(key);
+    if (known != variants_.end())
+      return known->second;
+    Function *f = generate(*const_cast<Function *>(key.callee), key.active, key.resultActive,
+                           /*entry=*/false);
+    if (f)
+      out_->functions.push_back(f);
+    return variants_[key] = f;
+  }
+
+  void fail(const SourcePos &pos, const std::string &message) {
+    errors_.push_back(TransformError{pos, message});
+  }
+
+  /// The tangent function of `f`: f_jvp for a kernel (`entry`), returning
+  /// the tangent of f's value; g_jvp for a helper, returning g's value and
+  /// the tangent of it through `t_ret` when `resultActive`.
+  Function *generate(Function &f, const std::vector<bool> &active, bool resultActive,
+                     bool entry);
+
+  Module &module_;
+  std::vector<TransformError> &errors_;
+  Summaries summaries_;
+  std::map<TangentKey, Function *> variants_;
+  std::map<const Function *, int> variantCount_;
+  GeneratedCode *out_ = nullptr;
+};
+
+Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &active,
+                                      bool resultActive, bool entry) {
+  prepareFunction(f, module_);
+  ActivitySeeds seeds;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    Var *p = f.params[i];
+    if (!active[i])
+      continue;
+    seeds.varied.insert(p);
+    if (p->isMemory() && !p->isConst)
+      seeds.useful.insert(p); // an output buffer: its tangent goes out
+  }
+  if (resultActive)
+    seeds.useful.insert(f.result);
+  ActivityResult act = analyzeActivity(f, seeds, summaries_);
+
+  Function *g = module_.newFunction();
+  int n = entry ? 1 : ++variantCount_[&f];
+  g->name = f.name + "_jvp" + (n == 1 ? "" : "_" + std::to_string(n));
+  g->namespaces = f.namespaces;
+  g->pos = f.pos;
+  g->params = f.params;
+  if (entry) {
+    g->returnType = f.returnType;
+    g->isStatic = f.isStatic;
+  } else {
+    g->returnType = f.returnType;
+    g->isStatic = g->isInline = true;
+  }
+
+  std::map<const Var *, Var *> tangents;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    Var *p = f.params[i];
+    if (!active[i])
+      continue;
+    Var *t = makeVar(module_, "t_" + p->name, p->elem, p->isMemory() ? Var::Pointer : Var::Scalar,
+                     Var::Param);
+    t->isConst = p->isMemory() && p->isConst;
+    g->params.push_back(t);
+    tangents[p] = t;
+  }
+  Var *tRet = nullptr;
+  if (resultActive && !entry) {
+    tRet = makeVar(module_, "t_ret", f.returnType, Var::Pointer, Var::Param);
+    g->params.push_back(tRet);
+  }
+  std::vector<StmtRef> tangentDecls;
+  for (Var *v : act.withAdjoint) {
+    if (tangents.count(v) || v->origin == Var::Global || !v->isFloating())
+      continue;
+    if (v->origin == Var::Param && v->isMemory()) {
+      fail(f.pos, entry ? "parameter '" + v->name + "' of '" + f.name +
+                              "' carries derivatives, but is not named in CGP_JVP; name it so "
+                              "that its tangent has a t_" + v->name + " buffer"
+                        : "internal error: pointer parameter '" + v->name + "' of helper '" +
+                              f.name + "' needs a tangent its caller does not pass");
+      return nullptr;
+    }
+    Var *t = makeVar(module_, "t_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
+                     Var::Temp, v->dims);
+    tangents[v] = t;
+    tangentDecls.push_back(zeroDecl(t));
+  }
+
+  TangentBuilder builder(
+      module_, act, summaries_, tangents,
+      [this](const TangentKey &key) { return variant(key); },
+      [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+  StmtRef body = builder.stmt(f.body);
+  std::vector<StmtRef> code = body->stmts;
+  if (f.result) {
+    ExprRef tResult = f.result->isFloating() ? builder.tangentOf(varRef(f.result)) : nullptr;
+    if (entry) {
+      // f's value is computed (conditions may need it) but not returned.
+      code.push_back(eval(cast(ScalarType::voidType(), varRef(f.result))));
+      code.push_back(returnStmt(f.result->isFloating()
+                                    ? (tResult ? tResult : constant(0, f.returnType))
+                                    : intLit(0, f.returnType)));
+    } else {
+      if (tRet)
+        code.push_back(assign(index(tRet, {intLit(0)}),
+                              tResult ? tResult : constant(0, f.returnType)));
+      code.push_back(returnStmt(varRef(f.result)));
+    }
+  }
+  std::string about = entry ? "directional derivative of '" + f.name + "' (forward mode)"
+                            : "tangents of '" + f.name + "'";
+  std::vector<StmtRef> stmts{comment(about + ": t_<v> holds the derivative of <v> along the "
+                                             "tangents of the parameters")};
+  appendAll(stmts, declareUsed(f.locals, code));
+  appendAll(stmts, keepUsed(tangentDecls, code));
+  appendAll(stmts, code);
+  g->body = block(stmts);
+  markUnusedParams(*g);
+  return g;
+}
+
+ForwardMode::ForwardMode(Module &module) : impl_(std::make_unique<Impl>(module, errors_)) {}
+ForwardMode::~ForwardMode() = default;
+
+bool ForwardMode::differentiate(Function &kernel, GeneratedCode &out) {
+  return impl_->kernel(kernel, out);
+}
+
+} // namespace cgp
