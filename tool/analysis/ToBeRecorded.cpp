@@ -28,16 +28,22 @@ public:
       return r;
     case StmtKind::Assign:
     case StmtKind::Eval: {
+      // A function with a custom pullback is called as it is: its pullback
+      // sees what it leaves in memory, so its own reads need nothing kept.
+      bool custom = s->value && s->value->kind == ExprKind::Call &&
+                    !s->value->callee->pullback.empty();
+      const VarSet readBefore = custom ? r : VarSet();
       auto it = reads_.find(s.get());
       if (it != reads_.end())
         r.insert(it->second.begin(), it->second.end());
       if (s->value && s->value->kind == ExprKind::Call) {
         const ExprRef &c = s->value;
         const FunctionSummary &sum = sums_.of(c->callee);
+        const VarSet &needed = custom ? readBefore : r;
         std::vector<bool> keeps(c->operands.size(), false);
         for (size_t i = 0; i < c->operands.size(); ++i) {
           const ExprRef &arg = c->operands[i];
-          if (arg->kind == ExprKind::Address && sum.writesParam[i] && r.count(arg->var)) {
+          if (arg->kind == ExprKind::Address && sum.writesParam[i] && needed.count(arg->var)) {
             keeps[i] = true;
             collectVars(arg->operands[0], scratch_);
           }

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "transform/HoistCalls.h"
 
+#include <set>
+
 namespace cgp {
 namespace {
 
@@ -127,6 +129,26 @@ private:
     auto copy = std::make_shared<ExprNode>(*c);
     for (ExprRef &op : copy->operands)
       op = materialize(op, pre);
+    // A value argument that reads memory the call may write goes into a
+    // temporary first: the reverse sweep passes the arguments again, after
+    // the call has changed that memory (`h(y, y[0] * 2)`).
+    std::set<const Var *> written;
+    for (size_t i = 0; i < copy->operands.size(); ++i)
+      if (copy->operands[i]->kind == ExprKind::Address && !c->callee->params[i]->isConst)
+        written.insert(copy->operands[i]->var);
+    for (ExprRef &op : copy->operands) {
+      if (op->kind == ExprKind::Address)
+        continue;
+      bool readsWritten = false;
+      forEachExpr(op, [&](const ExprRef &x) {
+        readsWritten |= x->kind == ExprKind::Index && written.count(x->var);
+      });
+      if (!readsWritten)
+        continue;
+      Var *t = temp(c->callee->name + "_arg", op->type);
+      pre.push_back(decl(t, op));
+      op = varRef(t);
+    }
     return copy;
   }
 
