@@ -23,6 +23,7 @@ struct DriverOptions {
   PlanOptions plan;
   bool explain = false;     // --explain: print the plan
   std::string planJsonPath; // --plan-json=FILE
+  std::string reportPath;   // --report=FILE.html
   std::string executablePath; // to find the installed include/ folder
 };
 

@@ -42,6 +42,11 @@ static cl::opt<bool> explain("explain",
 static cl::opt<std::string> planJson("plan-json", cl::desc("Write the plan as JSON to FILE"),
                                      cl::value_desc("FILE"), cl::cat(category));
 
+static cl::opt<std::string> report("report",
+                                   cl::desc("Write a self-contained HTML report of the kernels "
+                                            "and the plan to FILE"),
+                                   cl::value_desc("FILE.html"), cl::cat(category));
+
 static cl::opt<std::string>
     memoryBudget("memory-budget",
                  cl::desc("Most bytes of tape and loop snapshots one call of a gradient may "
@@ -124,6 +129,7 @@ int main(int argc, const char **argv) {
   }
   options.explain = explain;
   options.planJsonPath = planJson;
+  options.reportPath = report;
   options.outputDir = outputDir;
   options.strategy = strategy;
   options.plan.storeAll = strategy == "store-all";

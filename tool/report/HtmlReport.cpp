@@ -1,0 +1,162 @@
+//===- HtmlReport.cpp - --report=FILE.html --------------------------------===//
+//
+// One self-contained page (inline CSS, no scripts, no outside links): per
+// input, its kernels with the plan of each (the values the reverse sweep
+// needs, stored or recomputed, with G, T, M and the score; how each loop is
+// reversed; estimated tape bytes and recompute cost), the input's source
+// with line numbers that the plan links to, and the generated code. It is
+// rendered from the same JSON object as --plan-json, so the two never
+// disagree.
+//
+//===----------------------------------------------------------------------===//
+#include "report/HtmlReport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <sstream>
+
+namespace cgp {
+namespace {
+
+std::string escape(const std::string &text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string number(const char *format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+std::string bytes(double b) {
+  if (b >= 1024.0 * 1024.0)
+    return number("%.1f MiB", b / (1024.0 * 1024.0));
+  if (b >= 1024.0)
+    return number("%.1f KiB", b / 1024.0);
+  return number("%.0f B", b);
+}
+
+std::string lineLink(int input, const nlohmann::json &line) {
+  std::string n = std::to_string(line.get<long>());
+  return "<a href=\"#in" + std::to_string(input) + "-L" + n + "\">" + n + "</a>";
+}
+
+std::string functionSection(int input, const nlohmann::json &f) {
+  std::ostringstream out;
+  double storeAll = f["store_all_bytes"].get<double>();
+  double planned = f["planned_bytes"].get<double>();
+  out << "<h3>" << escape(f["kind"].get<std::string>()) << " <code>"
+      << escape(f["name"].get<std::string>()) << "</code> (line "
+      << lineLink(input, f["line"]) << ")</h3>\n<p>Tape per call: " << bytes(storeAll)
+      << " storing every value, <b>" << bytes(planned) << "</b> with this plan ("
+      << number("%.2f", storeAll > 0 ? storeAll / std::max(planned, 1.0) : 1.0)
+      << "x less). Recompute: " << number("%.1f", 100.0 * f["recompute_fraction"].get<double>())
+      << "% of the primal's estimated time.</p>\n";
+  const nlohmann::json &values = f["values"];
+  if (values.empty()) {
+    out << "<p>The reverse sweep needs no value from the forward sweep.</p>\n";
+  } else {
+    out << "<table><tr><th>value</th><th>line</th><th>type</th><th>bytes</th>"
+           "<th>decision</th><th>G</th><th>T</th><th>M</th><th>score</th><th>why</th></tr>\n";
+    for (const nlohmann::json &v : values) {
+      bool candidate = v["candidate"].get<bool>();
+      bool recompute = v["decision"] == "recompute";
+      auto term = [&](const char *key) {
+        return candidate ? number("%.3f", v[key].get<double>()) : std::string("");
+      };
+      out << "<tr class=\"" << (recompute ? "recompute" : "store") << "\"><td><code>"
+          << escape(v["name"].get<std::string>()) << "</code></td><td>"
+          << lineLink(input, v["line"]) << "</td><td>" << escape(v["type"].get<std::string>())
+          << "</td><td>" << bytes(v["bytes"].get<double>()) << "</td><td>"
+          << (recompute ? "recompute" : "store") << "</td><td>" << term("G") << "</td><td>"
+          << term("T") << "</td><td>" << term("M") << "</td><td>"
+          << (candidate ? number("%.4f", v["score"].get<double>()) : std::string(""))
+          << "</td><td>" << escape(v["reason"].get<std::string>()) << "</td></tr>\n";
+    }
+    out << "</table>\n";
+  }
+  const nlohmann::json &loops = f["loops"];
+  if (!loops.empty()) {
+    out << "<table><tr><th>loop</th><th>line</th><th>trip count</th><th>reversed by</th>"
+           "<th>why</th></tr>\n";
+    for (const nlohmann::json &l : loops)
+      out << "<tr><td>" << escape(l["label"].get<std::string>()) << "</td><td>"
+          << lineLink(input, l["line"]) << "</td><td>"
+          << (l["trips"].is_null() ? std::string("at run time")
+                                   : std::to_string(l["trips"].get<long>()))
+          << "</td><td>" << escape(l["strategy"].get<std::string>()) << "</td><td>"
+          << escape(l["reason"].get<std::string>()) << "</td></tr>\n";
+    out << "</table>\n";
+  }
+  return out.str();
+}
+
+std::string numberedSource(int input, const std::string &text) {
+  std::ostringstream out;
+  out << "<pre class=\"source\">";
+  std::istringstream lines(text);
+  std::string line;
+  for (int n = 1; std::getline(lines, line); ++n)
+    out << "<span id=\"in" << input << "-L" << n << "\"><i>" << number("%5.0f", n) << "</i>  "
+        << escape(line) << "</span>\n";
+  out << "</pre>\n";
+  return out.str();
+}
+
+constexpr const char *kStyle = R"(body{font-family:sans-serif;margin:2em;max-width:80em}
+table{border-collapse:collapse;margin:0.5em 0 1em}td,th{border:1px solid #ccc;padding:2px 6px;
+text-align:left;font-size:90%}tr.recompute td{background:#eef8ee}pre{background:#f6f6f6;
+padding:0.5em;overflow-x:auto;font-size:85%}pre.source i{color:#999;font-style:normal}
+span:target{background:#ffd}h2{border-bottom:1px solid #ccc}code{font-size:95%})";
+
+} // namespace
+
+std::string inputReportHtml(int index, const std::string &planJsonObject,
+                            const std::string &sourceText, const std::string &generatedText) {
+  nlohmann::json in = nlohmann::json::parse(planJsonObject);
+  std::ostringstream out;
+  out << "<h2>" << escape(in["file"].get<std::string>()) << "</h2>\n";
+  int kernels = 0;
+  for (const nlohmann::json &f : in["functions"])
+    kernels += f["kind"] == "kernel";
+  out << "<p>" << kernels << " differentiated kernel" << (kernels == 1 ? "" : "s")
+      << " (reverse mode), " << in["functions"].size() - kernels
+      << " helper variant" << (in["functions"].size() - kernels == 1 ? "" : "s") << ".</p>\n";
+  for (const nlohmann::json &f : in["functions"])
+    out << functionSection(index, f);
+  out << "<details open><summary>Source</summary>\n" << numberedSource(index, sourceText)
+      << "</details>\n";
+  out << "<details><summary>Generated code</summary>\n<pre>" << escape(generatedText)
+      << "</pre></details>\n";
+  return out.str();
+}
+
+std::string reportDocument(const std::vector<std::string> &inputSections,
+                           const std::string &optionsText, const std::string &toolVersion) {
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+      << "<title>cgp-ad report</title>\n<style>" << kStyle << "</style></head><body>\n"
+      << "<h1>cgp-ad report</h1>\n<p>cgp-ad " << escape(toolVersion) << "; "
+      << escape(optionsText) << ". Estimates are per call; loops whose trip count is known only "
+      << "at run time count " << kDefaultTripCount << " iterations. Rows in green are "
+      << "recomputed in the reverse sweep instead of stored; see docs/cgp-model.md for G, T, M "
+      << "and the score.</p>\n";
+  for (const std::string &s : inputSections)
+    out << s;
+  out << "</body></html>\n";
+  return out.str();
+}
+
+} // namespace cgp
