@@ -108,6 +108,8 @@ private:
   VariantFn variants_;
   FailFn fail_;
   SourcePos at_; // the statement being transformed, for messages
+  /// Values put into temporaries for the assignment being transformed.
+  std::vector<std::pair<ExprRef, Var *>> stabled_;
 };
 
 StmtRef TangentBuilder::stmt(const StmtRef &s) {
@@ -162,8 +164,19 @@ StmtRef TangentBuilder::assignStmt(const StmtRef &s) {
     break;
   }
   default: {
+    stabled_.clear();
     ExprRef d = dot(storedValue(s), out);
     out.push_back(assign(t, d ? d : zero));
+    // `y = tanh(a)`: the tangent needed tanh(a) in a temporary; y takes it
+    // from there instead of calling tanh again.
+    if (s->assignOp == AssignOp::Set)
+      for (const auto &[value, var] : stabled_)
+        if (sameExpr(value, s->value)) {
+          StmtRef reuse = assign(s->lhs, varRef(var));
+          reuse->pos = s->pos;
+          out.push_back(reuse);
+          return block(out);
+        }
     break;
   }
   }
@@ -267,6 +280,7 @@ ExprRef TangentBuilder::stable(const ExprRef &e, std::vector<StmtRef> &pre,
     return e;
   Var *t = temp(name, e->type);
   pre.push_back(decl(t, e));
+  stabled_.push_back({e, t});
   return varRef(t);
 }
 
@@ -350,8 +364,13 @@ ExprRef TangentBuilder::dotMath(const ExprRef &e, std::vector<StmtRef> &pre) {
   ExprRef da = dot(a, pre);
   switch (e->mathFn) {
   case MathFn::Sqrt: // 1 / (2 sqrt(a))
-    return guarded(da, div(one, mul(constant(2, t), fn(MathFn::Sqrt, {a}))), pre);
+    if (!da)
+      return nullptr;
+    return guarded(da, div(one, mul(constant(2, t), stable(fn(MathFn::Sqrt, {a}), pre,
+                                                            "sqrt_value"))),
+                   pre);
   case MathFn::Exp:
+    return da ? mul(da, stable(fn(MathFn::Exp, {a}), pre, "exp_value")) : nullptr;
   case MathFn::Expm1:
     return times(da, fn(MathFn::Exp, {a}));
   case MathFn::Log:
