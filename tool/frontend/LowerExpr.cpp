@@ -392,7 +392,11 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
   }
   if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
       uo && uo->getOpcode() == clang::UO_AddrOf) {
-    ExprRef element = lowerLValue(uo->getSubExpr());
+    // Not lowerLValue: taking the address of a constant's element (for a
+    // const pointer parameter) assigns nothing.
+    const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
+    const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
+    ExprRef element = subscript ? lowerSubscript(subscript) : lowerLValue(sub);
     if (element->kind == ExprKind::Index) {
       Var *v = element->var;
       ExprRef flat = element->operands[0];
