@@ -20,6 +20,7 @@ double dot(const double* a, const double* b, int n) {
 }
 
 CGP_GRAD(Wq, Wk, Wv, X)
+CGP_JVP(Wq, Wk, Wv, X)
 double attention_loss(const double* Wq, const double* Wk, const double* Wv, const double* X, int T, int d) {
   double Q[6][4];
   double K[6][4];
@@ -69,6 +70,10 @@ int main() {
   c.grad([&](cgp_test::Grads& g) {
     return attention_loss_grad(Wq.data(), Wk.data(), Wv.data(), X.data(), T, d, g.f64("Wq"), g.f64("Wk"), g.f64("Wv"),
                                g.f64("X"));
+  });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return attention_loss_jvp(Wq.data(), Wk.data(), Wv.data(), X.data(), T, d, t.f64("Wq"), t.f64("Wk"), t.f64("Wv"),
+                               t.f64("X"));
   });
   c.run();
   return cgp_test::finish();

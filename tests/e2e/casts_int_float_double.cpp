@@ -12,6 +12,7 @@
 #include <cgp/cgp.h>
 
 CGP_GRAD(x, s)
+CGP_JVP(x, s)
 double mixed_precision(const double* x, float s, int n) {
   double acc = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -26,6 +27,7 @@ double mixed_precision(const double* x, float s, int n) {
 }
 
 CGP_GRAD(v)
+CGP_JVP(v)
 float narrow_sum(const double* v, int n) {
   float s = 0.0f;
   for (int i = 0; i < n; ++i) s += static_cast<float>(v[i] * v[i]) * (float)(i + 1);
@@ -45,6 +47,7 @@ int main() {
     c.float_precision();
     c.primal([&] { return mixed_precision(x.data(), s, n); });
     c.grad([&](cgp_test::Grads& d) { return mixed_precision_grad(x.data(), s, n, d.f64("x"), d.f32("s")); });
+    c.jvp([&](cgp_test::Tangents& t) { return mixed_precision_jvp(x.data(), s, n, t.f64("x"), t.s32("s")); });
     c.run();
   }
   {
@@ -54,6 +57,7 @@ int main() {
     c.float_precision();
     c.primal([&] { return narrow_sum(v.data(), n); });
     c.grad([&](cgp_test::Grads& d) { return narrow_sum_grad(v.data(), n, d.f64("v")); });
+    c.jvp([&](cgp_test::Tangents& t) { return narrow_sum_jvp(v.data(), n, t.f64("v")); });
     c.run();
   }
   return cgp_test::finish();

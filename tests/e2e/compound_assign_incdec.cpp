@@ -11,6 +11,7 @@
 #include <cgp/cgp.h>
 
 CGP_GRAD(x, p)
+CGP_JVP(x, p)
 double compound_ops(const double* x, double p, int n) {
   double acc = 1.0;
   double s = 0.0;
@@ -50,6 +51,7 @@ double compound_ops(const double* x, double p, int n) {
 }
 
 CGP_GRAD(y, g)
+CGP_JVP(y, g)
 void scale_shift(double* y, const double* g, int n) {
   for (int i = 0; i < n; ++i) {
     y[i] *= g[i];
@@ -70,6 +72,7 @@ int main() {
     double& p = c.scalar("p", 0.6);
     c.primal([&] { return compound_ops(x.data(), p, n); });
     c.grad([&](cgp_test::Grads& d) { return compound_ops_grad(x.data(), p, n, d.f64("x"), d.f64("p")); });
+    c.jvp([&](cgp_test::Tangents& t) { return compound_ops_jvp(x.data(), p, n, t.f64("x"), t.s64("p")); });
     c.run();
   }
   {
@@ -79,6 +82,7 @@ int main() {
     std::vector<double>& g = c.in("g", n, -1.5, 1.5);
     c.primal_void([&] { scale_shift(y.data(), g.data(), n); });
     c.grad_void([&](cgp_test::Grads& d) { scale_shift_grad(y.data(), g.data(), n, d.f64("y"), d.f64("g")); });
+    c.jvp_void([&](cgp_test::Tangents& t) { scale_shift_jvp(y.data(), g.data(), n, t.f64("y"), t.f64("g")); });
     c.run();
   }
   return cgp_test::finish();

@@ -11,6 +11,7 @@
 #include <cmath>
 
 CGP_GRAD(x)
+CGP_JVP(x)
 double scalars(const double *x, int n) {
   double s = 0.5, y = 1.0;
   for (int i = 0; i < n; ++i) {
@@ -23,6 +24,7 @@ double scalars(const double *x, int n) {
 }
 
 CGP_GRAD(x, a)
+CGP_JVP(x, a)
 double arrays(const double *x, double *a, int n) {
   for (int i = 1; i < n; ++i) {
     a[i] += a[i - 1] * x[i] + a[i] * a[i];
@@ -42,6 +44,7 @@ int main() {
     std::vector<double> &x = c.in("x", 6, -0.4, 0.4);
     c.primal([&] { return scalars(x.data(), 6); });
     c.grad([&](cgp_test::Grads &d) { return scalars_grad(x.data(), 6, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents &t) { return scalars_jvp(x.data(), 6, t.f64("x")); });
     c.run();
   }
   {
@@ -50,6 +53,7 @@ int main() {
     std::vector<double> &a = c.inout("a", 5, -0.5, 0.5);
     c.primal([&] { return arrays(x.data(), a.data(), 5); });
     c.grad([&](cgp_test::Grads &d) { return arrays_grad(x.data(), a.data(), 5, d.f64("x"), d.f64("a")); });
+    c.jvp([&](cgp_test::Tangents &t) { return arrays_jvp(x.data(), a.data(), 5, t.f64("x"), t.f64("a")); });
     c.run();
   }
   return cgp_test::finish();

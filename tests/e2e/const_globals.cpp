@@ -21,6 +21,7 @@ constexpr double kPoly[4] = {1.0, -0.5, 0.25, -0.125};
 
 // Integral over [0, 1] (m sub-intervals) of exp(-a0 t^2) cos(a1 t) + poly(a2 t).
 CGP_GRAD(a)
+CGP_JVP(a)
 double gauss_integral(const double* a, int m) {
   double total = 0.0;
   const double width = 1.0 / m;
@@ -46,6 +47,7 @@ int main() {
     std::vector<double>& a = c.in("a", std::vector<double>{0.8, 2.1, -0.7});
     c.primal([&] { return gauss_integral(a.data(), m); });
     c.grad([&](cgp_test::Grads& d) { return gauss_integral_grad(a.data(), m, d.f64("a")); });
+    c.jvp([&](cgp_test::Tangents& t) { return gauss_integral_jvp(a.data(), m, t.f64("a")); });
     c.run();
   }
   return cgp_test::finish();

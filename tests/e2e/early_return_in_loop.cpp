@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(w)
+CGP_JVP(w)
 double quantile_position(const double* w, double q, int n) {
   double total = 0.0;
   for (int i = 0; i < n; ++i) total += std::exp(w[i]);
@@ -28,6 +29,7 @@ double quantile_position(const double* w, double q, int n) {
 }
 
 CGP_GRAD(a, x0)
+CGP_JVP(a, x0)
 double newton_until(const double* a, double x0, int maxit) {
   double x = x0;
   int it = 0;
@@ -53,6 +55,7 @@ int main() {
     std::vector<double>& w = c.in("w", n, -1.0, 1.0);
     c.primal([&] { return quantile_position(w.data(), q, n); });
     c.grad([&](cgp_test::Grads& d) { return quantile_position_grad(w.data(), q, n, d.f64("w")); });
+    c.jvp([&](cgp_test::Tangents& t) { return quantile_position_jvp(w.data(), q, n, t.f64("w")); });
     c.run();
   }
   const int maxits[2] = {30, 2};  // 30: converges and returns inside; 2: runs out
@@ -62,6 +65,7 @@ int main() {
     double& x0 = c.scalar("x0", 2.0);
     c.primal([&] { return newton_until(a.data(), x0, maxit); });
     c.grad([&](cgp_test::Grads& d) { return newton_until_grad(a.data(), x0, maxit, d.f64("a"), d.f64("x0")); });
+    c.jvp([&](cgp_test::Tangents& t) { return newton_until_jvp(a.data(), x0, maxit, t.f64("a"), t.s64("x0")); });
     c.run();
   }
   return cgp_test::finish();

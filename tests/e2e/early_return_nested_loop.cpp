@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x, w)
+CGP_JVP(x, w)
 double first_hit(const double* x, const double* w, int R, int C, double thr) {
   double acc = 0.0;
   for (int r = 0; r < R; ++r) {
@@ -26,6 +27,7 @@ double first_hit(const double* x, const double* w, int R, int C, double thr) {
 }
 
 CGP_GRAD(p)
+CGP_JVP(p)
 double first_hit3(const double* p, int A, int B, int C, double thr) {
   double s = 0.0;
   for (int a = 0; a < A; ++a) {
@@ -55,6 +57,7 @@ int main() {
     std::vector<double>& w = c.in("w", C, 0.5, 1.5);
     c.primal([&] { return first_hit(x.data(), w.data(), R, C, thr); });
     c.grad([&](cgp_test::Grads& d) { return first_hit_grad(x.data(), w.data(), R, C, thr, d.f64("x"), d.f64("w")); });
+    c.jvp([&](cgp_test::Tangents& t) { return first_hit_jvp(x.data(), w.data(), R, C, thr, t.f64("x"), t.f64("w")); });
     c.run();
   }
   const int A = 3, B = 3, CC = 4;
@@ -64,6 +67,7 @@ int main() {
     std::vector<double>& p = c.in("p", A + B + CC, -1.2, 1.2);
     c.primal([&] { return first_hit3(p.data(), A, B, CC, thr); });
     c.grad([&](cgp_test::Grads& d) { return first_hit3_grad(p.data(), A, B, CC, thr, d.f64("p")); });
+    c.jvp([&](cgp_test::Tangents& t) { return first_hit3_jvp(p.data(), A, B, CC, thr, t.f64("p")); });
     c.run();
   }
   return cgp_test::finish();

@@ -11,6 +11,7 @@
 #include <cmath>
 
 CGP_GRAD(x, b)
+CGP_JVP(x, b)
 double early_exits(const double* x, double b, int n) {
   if (n <= 0) return b * 0.0;
   double s = 0.0;
@@ -35,6 +36,7 @@ static void path(const char* label, int n, std::vector<double> xv, double b0) {
   double& b = c.scalar("b", b0);
   c.primal([&] { return early_exits(x.data(), b, n); });
   c.grad([&](cgp_test::Grads& d) { return early_exits_grad(x.data(), b, n, d.f64("x"), d.f64("b")); });
+  c.jvp([&](cgp_test::Tangents& t) { return early_exits_jvp(x.data(), b, n, t.f64("x"), t.s64("b")); });
   c.run();
 }
 

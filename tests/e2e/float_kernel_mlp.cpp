@@ -11,6 +11,7 @@
 #include <math.h>
 
 CGP_GRAD(W1, b1, W2, x)
+CGP_JVP(W1, b1, W2, x)
 float mlp_xent(const float* W1, const float* b1, const float* W2, const float* x, int target, int nin, int nh,
                int nout) {
   float h[16];
@@ -47,6 +48,10 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return mlp_xent_grad(W1.data(), b1.data(), W2.data(), x.data(), target, nin, nh, nout, d.f32("W1"), d.f32("b1"),
                            d.f32("W2"), d.f32("x"));
+    });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return mlp_xent_jvp(W1.data(), b1.data(), W2.data(), x.data(), target, nin, nh, nout, t.f32("W1"), t.f32("b1"),
+                           t.f32("W2"), t.f32("x"));
     });
     c.run();
   }

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(a, u0)
+CGP_JVP(a, u0)
 float damped_oscillator(const float* a, float u0, int steps) {
   float u = u0;
   float v = 0.0f;
@@ -38,6 +39,7 @@ int main() {
     float& u0 = c.scalar<float>("u0", 0.8);
     c.primal([&] { return damped_oscillator(a.data(), u0, steps); });
     c.grad([&](cgp_test::Grads& d) { return damped_oscillator_grad(a.data(), u0, steps, d.f32("a"), d.f32("u0")); });
+    c.jvp([&](cgp_test::Tangents& t) { return damped_oscillator_jvp(a.data(), u0, steps, t.f32("a"), t.s32("u0")); });
     c.run();
   }
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x, k)
+CGP_JVP(x, k)
 double conv1d_multi(const double* x, const double* k, int C, int L, int K) {
   double loss = 0.0;
   for (int c = 0; c < C; ++c) {
@@ -38,6 +39,7 @@ static void shape(int C, int L, int K) {
   std::vector<double>& k = c.in("k", C * K, -0.8, 0.8);
   c.primal([&] { return conv1d_multi(x.data(), k.data(), C, L, K); });
   c.grad([&](cgp_test::Grads& d) { return conv1d_multi_grad(x.data(), k.data(), C, L, K, d.f64("x"), d.f64("k")); });
+  c.jvp([&](cgp_test::Tangents& t) { return conv1d_multi_jvp(x.data(), k.data(), C, L, K, t.f64("x"), t.f64("k")); });
   c.run();
 }
 

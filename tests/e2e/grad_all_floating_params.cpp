@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD()
+CGP_JVP()
 double everything(float f, double d, const float* fp, const double* dp, float fa[], int n, bool flag,
                   const int* idx) {
   double s = 0.0;
@@ -23,6 +24,7 @@ double everything(float f, double d, const float* fp, const double* dp, float fa
 }
 
 CGP_GRAD()
+CGP_JVP()
 void all_void(double* out, const double* in, double s, int n) {
   for (int i = 0; i < n; ++i) out[i] = out[i] * s + std::exp(in[i] * s);
 }
@@ -46,6 +48,10 @@ int main() {
       return everything_grad(f, d, fp.data(), dp.data(), fa.data(), n, flag != 0, idx, g.f32("f"), g.f64("d"),
                              g.f32("fp"), g.f64("dp"), g.f32("fa"));
     });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return everything_jvp(f, d, fp.data(), dp.data(), fa.data(), n, flag != 0, idx, t.s32("f"), t.s64("d"),
+                             t.f32("fp"), t.f64("dp"), t.f32("fa"));
+    });
     c.run();
   }
   {
@@ -55,6 +61,9 @@ int main() {
     double& s = c.scalar("s", 0.9);
     c.primal_void([&] { all_void(out.data(), in.data(), s, n); });
     c.grad_void([&](cgp_test::Grads& g) { all_void_grad(out.data(), in.data(), s, n, g.f64("out"), g.f64("in"), g.f64("s")); });
+    c.jvp_void([&](cgp_test::Tangents& t) {
+      all_void_jvp(out.data(), in.data(), s, n, t.f64("out"), t.f64("in"), t.s64("s"));
+    });
     c.run();
   }
   return cgp_test::finish();

@@ -18,12 +18,15 @@ double four_body(const double* a, const double* b, double c, double d, int n) {
 }
 
 CGP_GRAD(a, c)
+CGP_JVP(a, c)
 double wrt_a_c(const double* a, const double* b, double c, double d, int n) { return four_body(a, b, c, d, n); }
 
 CGP_GRAD(b)
+CGP_JVP(b)
 double wrt_b(const double* a, const double* b, double c, double d, int n) { return four_body(a, b, c, d, n); }
 
 CGP_GRAD(d, a)
+CGP_JVP(d, a)
 double wrt_d_a(const double* a, const double* b, double c, double d, int n) { return four_body(a, b, c, d, n); }
 
 #ifndef __CGP_AD__
@@ -42,6 +45,7 @@ int main() {
     double& c = ch.scalar("c", c0);
     ch.primal([&] { return wrt_a_c(a.data(), b0.data(), c, d0, n); });
     ch.grad([&](cgp_test::Grads& g) { return wrt_a_c_grad(a.data(), b0.data(), c, d0, n, g.f64("a"), g.f64("c")); });
+    ch.jvp([&](cgp_test::Tangents& t) { return wrt_a_c_jvp(a.data(), b0.data(), c, d0, n, t.f64("a"), t.s64("c")); });
     ch.run();
   }
   {
@@ -49,6 +53,7 @@ int main() {
     std::vector<double>& b = ch.in("b", b0);
     ch.primal([&] { return wrt_b(a0.data(), b.data(), c0, d0, n); });
     ch.grad([&](cgp_test::Grads& g) { return wrt_b_grad(a0.data(), b.data(), c0, d0, n, g.f64("b")); });
+    ch.jvp([&](cgp_test::Tangents& t) { return wrt_b_jvp(a0.data(), b.data(), c0, d0, n, t.f64("b")); });
     ch.run();
   }
   {
@@ -57,6 +62,7 @@ int main() {
     double& d = ch.scalar("d", d0);
     ch.primal([&] { return wrt_d_a(a.data(), b0.data(), c0, d, n); });
     ch.grad([&](cgp_test::Grads& g) { return wrt_d_a_grad(a.data(), b0.data(), c0, d, n, g.f64("a"), g.f64("d")); });
+    ch.jvp([&](cgp_test::Tangents& t) { return wrt_d_a_jvp(a.data(), b0.data(), c0, d, n, t.f64("a"), t.s64("d")); });
     ch.run();
   }
   return cgp_test::finish();

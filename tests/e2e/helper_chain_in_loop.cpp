@@ -30,6 +30,7 @@ double cell(const double* w, double h, double x, int k) {
 void accumulate(double* acc, double v) { acc[0] += v * v; }
 
 CGP_GRAD(w, xs)
+CGP_JVP(w, xs)
 double chain(const double* w, const double* xs, int T, int k) {
   double h = 0.1;
   double total[1] = {0.0};
@@ -57,6 +58,7 @@ int main() {
     std::vector<double>& xs = fixed ? c.in("xs", xs_fixed) : c.in("xs", T, -1.0, 1.0);
     c.primal([&] { return chain(w.data(), xs.data(), T, k); });
     c.grad([&](cgp_test::Grads& d) { return chain_grad(w.data(), xs.data(), T, k, d.f64("w"), d.f64("xs")); });
+    c.jvp([&](cgp_test::Tangents& t) { return chain_jvp(w.data(), xs.data(), T, k, t.f64("w"), t.f64("xs")); });
     c.run();
   }
   return cgp_test::finish();

@@ -28,6 +28,7 @@ void add_bias_tanh(double* y, const double* b, int m) {
 
 // P = W1 (nh x nin) | b1 (nh) | W2 (nout x nh) | b2 (nout)
 CGP_GRAD(P, x)
+CGP_JVP(P, x)
 double two_layer_packed(const double* P, const double* x, int nin, int nh, int nout) {
   double h[8];
   double o[4];
@@ -42,6 +43,7 @@ double two_layer_packed(const double* P, const double* x, int nin, int nh, int n
 }
 
 CGP_GRAD(y, W, x)
+CGP_JVP(y, W, x)
 void residual_layer(double* y, const double* W, const double* x, int m, int n) {
   matvec(W, x, y, m, n);
   for (int i = 0; i < m; ++i) y[i] = y[i] + 0.5 * std::sin(dot(W + i * n, W + ((i + 1) % m) * n, n));
@@ -60,6 +62,9 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return two_layer_packed_grad(P.data(), x.data(), nin, nh, nout, d.f64("P"), d.f64("x"));
     });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return two_layer_packed_jvp(P.data(), x.data(), nin, nh, nout, t.f64("P"), t.f64("x"));
+    });
     c.run();
   }
   {
@@ -71,6 +76,9 @@ int main() {
     c.primal_void([&] { residual_layer(y.data(), W.data(), x.data(), m, n); });
     c.grad_void([&](cgp_test::Grads& d) {
       residual_layer_grad(y.data(), W.data(), x.data(), m, n, d.f64("y"), d.f64("W"), d.f64("x"));
+    });
+    c.jvp_void([&](cgp_test::Tangents& t) {
+      residual_layer_jvp(y.data(), W.data(), x.data(), m, n, t.f64("y"), t.f64("W"), t.f64("x"));
     });
     c.run();
   }

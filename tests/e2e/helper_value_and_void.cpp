@@ -24,6 +24,7 @@ static void scale_inplace(double* y, double s, int n) {
 }
 
 CGP_GRAD(x, alpha)
+CGP_JVP(x, alpha)
 double helper_mix(const double* x, const double* alpha, int n, int k) {
   double tmp[8];
   if (n > 8) return 0.0;
@@ -47,6 +48,9 @@ int main() {
   std::vector<double>& alpha = c.in("alpha", k, -1.0, 1.0);
   c.primal([&] { return helper_mix(x.data(), alpha.data(), n, k); });
   c.grad([&](cgp_test::Grads& d) { return helper_mix_grad(x.data(), alpha.data(), n, k, d.f64("x"), d.f64("alpha")); });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return helper_mix_jvp(x.data(), alpha.data(), n, k, t.f64("x"), t.f64("alpha"));
+  });
   c.run();
   return cgp_test::finish();
 }

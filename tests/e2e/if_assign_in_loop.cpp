@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(w, x0)
+CGP_JVP(w, x0)
 double leaky_chain(const double* w, double x0, int T) {
   double x = x0;
   double prod = 1.0;
@@ -47,6 +48,7 @@ int main() {
     double& x0 = c.scalar("x0", xs);
     c.primal([&] { return leaky_chain(w.data(), x0, T); });
     c.grad([&](cgp_test::Grads& d) { return leaky_chain_grad(w.data(), x0, T, d.f64("w"), d.f64("x0")); });
+    c.jvp([&](cgp_test::Tangents& t) { return leaky_chain_jvp(w.data(), x0, T, t.f64("w"), t.s64("x0")); });
     c.run();
   }
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(r, w)
+CGP_JVP(r, w)
 double piecewise_loss(const double* r, const double* w, double delta, int n) {
   double acc = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -74,6 +75,9 @@ static void case_with(const char* label, int n, double rlo, double rhi, double w
   }
   c.primal([&] { return piecewise_loss(r.data(), w.data(), delta, n); });
   c.grad([&](cgp_test::Grads& d) { return piecewise_loss_grad(r.data(), w.data(), delta, n, d.f64("r"), d.f64("w")); });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return piecewise_loss_jvp(r.data(), w.data(), delta, n, t.f64("r"), t.f64("w"));
+  });
   c.run();
 }
 

@@ -11,6 +11,7 @@
 #include <cgp/cgp.h>
 
 CGP_GRAD(x)
+CGP_JVP(x)
 double int_bool_logic(const double* x, const int* bucket, int n, int stride) {
   int count = 0;
   int sum_idx = 0;
@@ -55,6 +56,7 @@ int main() {
     std::vector<double>& x = c.in("x", cfg == 4 ? xpos : xa);
     c.primal([&] { return int_bool_logic(x.data(), bucket.data(), n, stride); });
     c.grad([&](cgp_test::Grads& d) { return int_bool_logic_grad(x.data(), bucket.data(), n, stride, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return int_bool_logic_jvp(x.data(), bucket.data(), n, stride, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

@@ -15,6 +15,7 @@
 
 namespace phys {
 CGP_GRAD(k)
+CGP_JVP(k)
 double spring_energy(const double* k, const double* x, int n);
 }  // namespace phys
 
@@ -30,11 +31,13 @@ double spring_energy(const double* k, const double* x, int n) {
 
 namespace inner {
 CGP_GRAD()
+CGP_JVP()
 double nested_kernel(double u, double v) { return std::exp(u) * std::cos(v) + u * v; }
 }  // namespace inner
 }  // namespace phys
 
 CGP_GRAD(a)
+CGP_JVP(a)
 static double static_kernel(const double* a, int n) {
   double s = 1.0;
   for (int i = 0; i < n; ++i) s *= 1.0 + 0.5 * std::tanh(a[i]);
@@ -42,6 +45,7 @@ static double static_kernel(const double* a, int n) {
 }
 
 CGP_GRAD(b)
+CGP_JVP(b)
 inline double inline_kernel(double b, const double* c, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) s += std::sin(b * c[i]);
@@ -59,6 +63,7 @@ int main() {
     std::vector<double> x = {0.0, 1.1, 2.3, 3.05, 4.4};
     c.primal([&] { return phys::spring_energy(k.data(), x.data(), n); });
     c.grad([&](cgp_test::Grads& d) { return phys::spring_energy_grad(k.data(), x.data(), n, d.f64("k")); });
+    c.jvp([&](cgp_test::Tangents& t) { return phys::spring_energy_jvp(k.data(), x.data(), n, t.f64("k")); });
     c.run();
   }
   {
@@ -67,6 +72,7 @@ int main() {
     double& v = c.scalar("v", -0.8);
     c.primal([&] { return phys::inner::nested_kernel(u, v); });
     c.grad([&](cgp_test::Grads& d) { return phys::inner::nested_kernel_grad(u, v, d.f64("u"), d.f64("v")); });
+    c.jvp([&](cgp_test::Tangents& t) { return phys::inner::nested_kernel_jvp(u, v, t.s64("u"), t.s64("v")); });
     c.run();
   }
   {
@@ -74,6 +80,7 @@ int main() {
     std::vector<double>& a = c.in("a", n, -1.0, 1.0);
     c.primal([&] { return static_kernel(a.data(), n); });
     c.grad([&](cgp_test::Grads& d) { return static_kernel_grad(a.data(), n, d.f64("a")); });
+    c.jvp([&](cgp_test::Tangents& t) { return static_kernel_jvp(a.data(), n, t.f64("a")); });
     c.run();
   }
   {
@@ -82,6 +89,7 @@ int main() {
     std::vector<double> cc = c.random_vector(n, -1.0, 1.0);
     c.primal([&] { return inline_kernel(b, cc.data(), n); });
     c.grad([&](cgp_test::Grads& d) { return inline_kernel_grad(b, cc.data(), n, d.f64("b")); });
+    c.jvp([&](cgp_test::Tangents& t) { return inline_kernel_jvp(b, cc.data(), n, t.s64("b")); });
     c.run();
   }
   return cgp_test::finish();

@@ -26,6 +26,7 @@ constexpr int kWidth = 5;
 constexpr long kLast = 9;
 
 CGP_GRAD(x)
+CGP_JVP(x)
 double shapes(const double *x) {
   double s = 0;
   for (int k = 0; k < kWidth; ++k)         // 5 trips
@@ -50,6 +51,7 @@ int main() {
   std::vector<double> &x = c.in("x", 10, -0.8, 0.8);
   c.primal([&] { return shapes(x.data()); });
   c.grad([&](cgp_test::Grads &d) { return shapes_grad(x.data(), d.f64("x")); });
+  c.jvp([&](cgp_test::Tangents &t) { return shapes_jvp(x.data(), t.f64("x")); });
   c.run();
   return cgp_test::finish();
 }

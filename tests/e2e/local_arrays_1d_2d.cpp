@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(W1, W2, x)
+CGP_JVP(W1, W2, x)
 double mlp2(const double* W1, const double* W2, const double* x, int nin, int nh) {
   double h[8];
   double o[2] = {0.0, 0.0};
@@ -27,6 +28,7 @@ double mlp2(const double* W1, const double* W2, const double* x, int nin, int nh
 }
 
 CGP_GRAD(p)
+CGP_JVP(p)
 double matrix_features(const double* p) {
   double M[3][3];
   double S[3][3];
@@ -57,6 +59,9 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return mlp2_grad(W1.data(), W2.data(), x.data(), nin, nh, d.f64("W1"), d.f64("W2"), d.f64("x"));
     });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return mlp2_jvp(W1.data(), W2.data(), x.data(), nin, nh, t.f64("W1"), t.f64("W2"), t.f64("x"));
+    });
     c.run();
   }
   {
@@ -64,6 +69,7 @@ int main() {
     std::vector<double>& p = c.in("p", 9, -0.5, 0.5);
     c.primal([&] { return matrix_features(p.data()); });
     c.grad([&](cgp_test::Grads& d) { return matrix_features_grad(p.data(), d.f64("p")); });
+    c.jvp([&](cgp_test::Tangents& t) { return matrix_features_jvp(p.data(), t.f64("p")); });
     c.run();
   }
   return cgp_test::finish();

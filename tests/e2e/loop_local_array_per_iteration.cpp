@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(W, x)
+CGP_JVP(W, x)
 double per_token_softmax(const double* W, const double* x, const int* target, int T, int d) {
   double loss = 0.0;
   if (d > 6) return 0.0;
@@ -51,6 +52,9 @@ int main() {
   c.primal([&] { return per_token_softmax(W.data(), x.data(), target.data(), T, d); });
   c.grad([&](cgp_test::Grads& dd) {
     return per_token_softmax_grad(W.data(), x.data(), target.data(), T, d, dd.f64("W"), dd.f64("x"));
+  });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return per_token_softmax_jvp(W.data(), x.data(), target.data(), T, d, t.f64("W"), t.f64("x"));
   });
   c.run();
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x, c)
+CGP_JVP(x, c)
 double per_iteration_scalars(const double* x, double c, int n, int reps) {
   double prod = 1.0;
   double sum = 0.0;
@@ -41,6 +42,9 @@ int main() {
   double& c = ch.scalar("c", 0.9);
   ch.primal([&] { return per_iteration_scalars(x.data(), c, n, reps); });
   ch.grad([&](cgp_test::Grads& d) { return per_iteration_scalars_grad(x.data(), c, n, reps, d.f64("x"), d.f64("c")); });
+  ch.jvp([&](cgp_test::Tangents& t) {
+    return per_iteration_scalars_jvp(x.data(), c, n, reps, t.f64("x"), t.s64("c"));
+  });
   ch.run();
   return cgp_test::finish();
 }

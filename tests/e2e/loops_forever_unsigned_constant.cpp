@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstddef>
 CGP_GRAD(x)
+CGP_JVP(x)
 double unsigned_idx(const double *x, std::size_t n) {
   double s = 0;
   for (std::size_t i = 0; i < n; ++i) s += x[i] * x[i] * (double)i;
@@ -19,8 +20,10 @@ double unsigned_idx(const double *x, std::size_t n) {
   return s;
 }
 CGP_GRAD(x)
+CGP_JVP(x)
 double constant_kernel(const double *x) { double c = 3.0; (void)x; return c * 2.0; }
 CGP_GRAD(x)
+CGP_JVP(x)
 double forever(const double *x, int n) {
   double s = 1.0;
   int i = 0;
@@ -53,6 +56,7 @@ int main() {
     std::vector<double> &x = c.in("x", 6, -0.4, 0.9);
     c.primal([&] { return unsigned_idx(x.data(), 6); });
     c.grad([&](cgp_test::Grads &d) { return unsigned_idx_grad(x.data(), 6, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents &t) { return unsigned_idx_jvp(x.data(), 6, t.f64("x")); });
     c.run();
   }
   {
@@ -60,6 +64,7 @@ int main() {
     std::vector<double> &x = c.in("x", 2, -0.4, 0.9);
     c.primal([&] { return constant_kernel(x.data()); });
     c.grad([&](cgp_test::Grads &d) { return constant_kernel_grad(x.data(), d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents &t) { return constant_kernel_jvp(x.data(), t.f64("x")); });
     c.run();
   }
   {
@@ -67,6 +72,7 @@ int main() {
     std::vector<double> &x = c.in("x", 7, 0.4, 0.9);
     c.primal([&] { return forever(x.data(), 7); });
     c.grad([&](cgp_test::Grads &d) { return forever_grad(x.data(), 7, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents &t) { return forever_jvp(x.data(), 7, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x)
+CGP_JVP(x)
 double math_std(const double* x) {
   double a = std::sqrt(x[0]) + std::exp(x[1]) + std::log(x[0] + x[2]);
   double b = std::log1p(x[2]) + std::expm1(x[1] * x[3]);
@@ -35,6 +36,7 @@ int main() {
     std::vector<double>& x = c.in("x", pt);
     c.primal([&] { return math_std(x.data()); });
     c.grad([&](cgp_test::Grads& d) { return math_std_grad(x.data(), d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return math_std_jvp(x.data(), t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

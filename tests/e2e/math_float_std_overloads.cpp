@@ -11,6 +11,7 @@
 #include <cmath>
 
 CGP_GRAD(x, s, y)
+CGP_JVP(x, s, y)
 float math_std_float(const float* x, float s, float* y, int n) {
   float acc = 0.0f;
   for (int i = 0; i < n; ++i) {
@@ -39,6 +40,9 @@ int main() {
   c.primal([&] { return math_std_float(x.data(), s, y.data(), n); });
   c.grad([&](cgp_test::Grads& d) {
     return math_std_float_grad(x.data(), s, y.data(), n, d.f32("x"), d.f32("s"), d.f32("y"));
+  });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return math_std_float_jvp(x.data(), s, y.data(), n, t.f32("x"), t.s32("s"), t.f32("y"));
   });
   c.run();
   return cgp_test::finish();

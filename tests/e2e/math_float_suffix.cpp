@@ -12,6 +12,7 @@
 #include <math.h>
 
 CGP_GRAD(x)
+CGP_JVP(x)
 float math_f(const float* x) {
   float a = sqrtf(x[0]) + expf(x[1]) + logf(x[0] + x[2]);
   float b = log1pf(x[2]) + expm1f(x[1] * x[3]);
@@ -35,6 +36,7 @@ int main() {
     std::vector<float>& x = c.in<float>("x", pt);
     c.primal([&] { return math_f(x.data()); });
     c.grad([&](cgp_test::Grads& d) { return math_f_grad(x.data(), d.f32("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return math_f_jvp(x.data(), t.f32("x")); });
     c.run();
   }
   return cgp_test::finish();

@@ -13,6 +13,7 @@
 #include <math.h>
 
 CGP_GRAD(x, k)
+CGP_JVP(x, k)
 double global_math(const double* x, double k, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -35,6 +36,7 @@ int main() {
   double& k = c.scalar("k", 1.7);
   c.primal([&] { return global_math(x.data(), k, n); });
   c.grad([&](cgp_test::Grads& d) { return global_math_grad(x.data(), k, n, d.f64("x"), d.f64("k")); });
+  c.jvp([&](cgp_test::Tangents& t) { return global_math_jvp(x.data(), k, n, t.f64("x"), t.s64("k")); });
   c.run();
   return cgp_test::finish();
 }

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x, lo, hi)
+CGP_JVP(x, lo, hi)
 double clamp_stats(const double* x, double lo, double hi, int n) {
   double mx = x[0];
   double mn = x[0];
@@ -41,6 +42,9 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return clamp_stats_grad(x.data(), lo, hi, static_cast<int>(xv.size()), d.f64("x"), d.f64("lo"), d.f64("hi"));
     });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return clamp_stats_jvp(x.data(), lo, hi, static_cast<int>(xv.size()), t.f64("x"), t.s64("lo"), t.s64("hi"));
+    });
     c.run();
   }
   {
@@ -51,6 +55,9 @@ int main() {
     double& hi = c.scalar("hi", 0.25);
     c.primal([&] { return clamp_stats(x.data(), lo, hi, 5); });
     c.grad([&](cgp_test::Grads& d) { return clamp_stats_grad(x.data(), lo, hi, 5, d.f64("x"), d.f64("lo"), d.f64("hi")); });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return clamp_stats_jvp(x.data(), lo, hi, 5, t.f64("x"), t.s64("lo"), t.s64("hi"));
+    });
     c.run();
   }
   return cgp_test::finish();

@@ -13,6 +13,7 @@
 #include <cmath>
 
 CGP_GRAD(G, E, x)
+CGP_JVP(G, E, x)
 double moe_forward(const double* G, const double* E, const double* x, int T, int d, int nexp) {
   double loss = 0.0;
   if (nexp > 8) return 0.0;
@@ -81,6 +82,9 @@ int main() {
   c.primal([&] { return moe_forward(G.data(), E.data(), x.data(), T, d, nexp); });
   c.grad([&](cgp_test::Grads& dd) {
     return moe_forward_grad(G.data(), E.data(), x.data(), T, d, nexp, dd.f64("G"), dd.f64("E"), dd.f64("x"));
+  });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return moe_forward_jvp(G.data(), E.data(), x.data(), T, d, nexp, t.f64("G"), t.f64("E"), t.f64("x"));
   });
   c.run();
   return cgp_test::finish();

@@ -14,6 +14,7 @@
 #include <cmath>
 
 CGP_GRAD(p, y0)
+CGP_JVP(p, y0)
 double ode_adaptive(const double* p, double y0, double t_end, double tol, int max_steps) {
   double t = 0.0;
   double y = y0;
@@ -54,6 +55,9 @@ int main() {
     double& y0 = c.scalar("y0", 1.1);
     c.primal([&] { return ode_adaptive(p.data(), y0, 3.0, tol, 10000); });
     c.grad([&](cgp_test::Grads& d) { return ode_adaptive_grad(p.data(), y0, 3.0, tol, 10000, d.f64("p"), d.f64("y0")); });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return ode_adaptive_jvp(p.data(), y0, 3.0, tol, 10000, t.f64("p"), t.s64("y0"));
+    });
     c.run();
   }
   return cgp_test::finish();

@@ -1,7 +1,9 @@
 // After f_grad returns, every buffer f writes holds what f leaves in it, bit
 // for bit, whatever the reverse sweep restored there on the way (in-place
 // updates through the kernel and through helpers, repeated overwrites,
-// early exits). Checked against f run on the same inputs.
+// early exits). Checked against f run on the same inputs. The same holds for
+// f_jvp (forward mode): it leaves in those buffers, the undifferentiated log
+// included, what f leaves there.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -16,6 +18,7 @@ static void relax(double *v, const double *w, int n) {
 }
 
 CGP_GRAD(h, w)
+CGP_JVP(h, w)
 double inplace(double *h, const double *w, double *log, int n, int steps) {
   double loss = 0;
   for (int s = 0; s < steps; ++s) {
@@ -32,6 +35,7 @@ double inplace(double *h, const double *w, double *log, int n, int steps) {
 }
 
 CGP_GRAD(out, x)
+CGP_JVP(out, x)
 void scatter(double *out, const double *x, int n) {
   for (int r = 0; r < 3; ++r)
     for (int i = 0; i < n; ++i)
@@ -69,12 +73,27 @@ int main() {
     same("inplace: returned value", {f}, {g});
     same("inplace: h holds the kernel's final state", h, hg);
     same("inplace: log (written, not differentiated) holds the kernel's values", log, logg);
+    std::vector<double> hj = h0, logj(n * steps, 0.0), th(n), tw(n);
+    for (int i = 0; i < n; ++i) {
+      th[i] = 0.5 - 0.15 * i;
+      tw[i] = 0.1 * i - 0.2;
+    }
+    inplace_jvp(hj.data(), w.data(), logj.data(), n, steps, th.data(), tw.data());
+    same("inplace: after f_jvp, h holds the kernel's final state", h, hj);
+    same("inplace: after f_jvp, log holds the kernel's values", log, logj);
   }
   {
     std::vector<double> out = out0, outg = out0, dout(n, 1.0), dx(n, 0.0);
     scatter(out.data(), x.data(), n);
     scatter_grad(outg.data(), x.data(), n, dout.data(), dx.data());
     same("scatter: out holds the kernel's values", out, outg);
+    std::vector<double> outj = out0, tout(n), tx(n);
+    for (int i = 0; i < n; ++i) {
+      tout[i] = 0.3 - 0.1 * i;
+      tx[i] = 0.2 * i - 0.5;
+    }
+    scatter_jvp(outj.data(), x.data(), n, tout.data(), tx.data());
+    same("scatter: after f_jvp, out holds the kernel's values", out, outj);
   }
   std::printf("%s\n", failures ? "FAILED" : "all passed");
   return failures != 0;

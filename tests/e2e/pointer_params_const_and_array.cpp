@@ -12,6 +12,7 @@
 #include <cgp/cgp.h>
 
 CGP_GRAD()
+CGP_JVP()
 double weighted_residual(const double* A, double W[], const double b[], double scale, const int* idx, int m,
                          int n) {
   double loss = 0.0;
@@ -39,6 +40,10 @@ int main() {
   c.grad([&](cgp_test::Grads& d) {
     return weighted_residual_grad(A.data(), W.data(), b.data(), scale, idx, m, n, d.f64("A"), d.f64("W"), d.f64("b"),
                                   d.f64("scale"));
+  });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return weighted_residual_jvp(A.data(), W.data(), b.data(), scale, idx, m, n, t.f64("A"), t.f64("W"), t.f64("b"),
+                                  t.s64("scale"));
   });
   c.run();
   return cgp_test::finish();

@@ -14,6 +14,7 @@
 #include <cmath>
 
 CGP_GRAD(h, W, U)
+CGP_JVP(h, W, U)
 void rnn_inplace(double* h, const double* W, const double* U, const double* xs, int T, int n) {
   for (int t = 0; t < T; ++t) {
     for (int i = 0; i < n; ++i) {
@@ -25,6 +26,7 @@ void rnn_inplace(double* h, const double* W, const double* U, const double* xs, 
 }
 
 CGP_GRAD(W, U, h0)
+CGP_JVP(W, U, h0)
 double rnn_loss(const double* W, const double* U, const double* h0, const double* xs, const double* ys, int T, int n) {
   double h[8];
   double hn[8];
@@ -60,6 +62,9 @@ int main() {
     c.grad_void([&](cgp_test::Grads& d) {
       rnn_inplace_grad(h.data(), W.data(), U.data(), xs.data(), T, n, d.f64("h"), d.f64("W"), d.f64("U"));
     });
+    c.jvp_void([&](cgp_test::Tangents& t) {
+      rnn_inplace_jvp(h.data(), W.data(), U.data(), xs.data(), T, n, t.f64("h"), t.f64("W"), t.f64("U"));
+    });
     c.run();
   }
   for (int T : Ts) {
@@ -73,6 +78,10 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return rnn_loss_grad(W.data(), U.data(), h0.data(), xs.data(), ys.data(), T, n, d.f64("W"), d.f64("U"),
                            d.f64("h0"));
+    });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return rnn_loss_jvp(W.data(), U.data(), h0.data(), xs.data(), ys.data(), T, n, t.f64("W"), t.f64("U"),
+                           t.f64("h0"));
     });
     c.run();
   }

@@ -10,6 +10,7 @@
 #include <cgp/cgp.h>
 
 CGP_GRAD(x, y)
+CGP_JVP(x, y)
 double rational_mix(double x, double y, double c, int k) {
   double a = x * y - c / (1.0 + x * x);
   double b = -a + 3.0 * y;
@@ -29,6 +30,7 @@ static void case_at(double x0, double y0, double c, int k) {
   double& y = ch.scalar("y", y0);
   ch.primal([&] { return rational_mix(x, y, c, k); });
   ch.grad([&](cgp_test::Grads& d) { return rational_mix_grad(x, y, c, k, d.f64("x"), d.f64("y")); });
+  ch.jvp([&](cgp_test::Tangents& t) { return rational_mix_jvp(x, y, c, k, t.s64("x"), t.s64("y")); });
   ch.run();
 }
 

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(p)
+CGP_JVP(p)
 double activation_by_kind(const double* p, const int* kind, int n, int mode) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -64,6 +65,7 @@ int main() {
       if (std::fabs(v) < 0.05) v = 0.1;  // leaky relu kink at 0
     c.primal([&] { return activation_by_kind(p.data(), kind.data(), n, mode); });
     c.grad([&](cgp_test::Grads& d) { return activation_by_kind_grad(p.data(), kind.data(), n, mode, d.f64("p")); });
+    c.jvp([&](cgp_test::Tangents& t) { return activation_by_kind_jvp(p.data(), kind.data(), n, mode, t.f64("p")); });
     c.run();
   }
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(c, x)
+CGP_JVP(c, x)
 double poly_tail(const double* c, double x, int order) {
   double r = 0.0;
   const double x2 = x * x;
@@ -36,6 +37,7 @@ double poly_tail(const double* c, double x, int order) {
 }
 
 CGP_GRAD(v)
+CGP_JVP(v)
 double staged_update(const double* v, const int* stage, int n) {
   double h = 0.5;
   double acc = 0.0;
@@ -70,6 +72,7 @@ int main() {
     double& x = ch.scalar("x", 0.85);
     ch.primal([&] { return poly_tail(c.data(), x, order); });
     ch.grad([&](cgp_test::Grads& d) { return poly_tail_grad(c.data(), x, order, d.f64("c"), d.f64("x")); });
+    ch.jvp([&](cgp_test::Tangents& t) { return poly_tail_jvp(c.data(), x, order, t.f64("c"), t.s64("x")); });
     ch.run();
   }
   {
@@ -80,6 +83,7 @@ int main() {
     std::vector<double>& v = ch.in("v", n, -1.0, 1.0);
     ch.primal([&] { return staged_update(v.data(), stage.data(), n); });
     ch.grad([&](cgp_test::Grads& d) { return staged_update_grad(v.data(), stage.data(), n, d.f64("v")); });
+    ch.jvp([&](cgp_test::Tangents& t) { return staged_update_jvp(v.data(), stage.data(), n, t.f64("v")); });
     ch.run();
   }
   return cgp_test::finish();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(w, h0)
+CGP_JVP(w, h0)
 double switched_recurrence(const double* w, double h0, const int* kind, int T) {
   double h = h0;
   double loss = 0.0;
@@ -43,6 +44,7 @@ double switched_recurrence(const double* w, double h0, const int* kind, int T) {
 }
 
 CGP_GRAD(w, h0)
+CGP_JVP(w, h0)
 double data_switched_recurrence(const double* w, double h0, int T) {
   double h = h0;
   double loss = 0.0;
@@ -81,6 +83,9 @@ int main() {
     c.grad([&](cgp_test::Grads& d) {
       return switched_recurrence_grad(w.data(), h0, kind.data(), T, d.f64("w"), d.f64("h0"));
     });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return switched_recurrence_jvp(w.data(), h0, kind.data(), T, t.f64("w"), t.s64("h0"));
+    });
     c.run();
   }
   {
@@ -90,6 +95,9 @@ int main() {
     double& h0 = c.scalar("h0", 0.2);
     c.primal([&] { return data_switched_recurrence(w.data(), h0, T); });
     c.grad([&](cgp_test::Grads& d) { return data_switched_recurrence_grad(w.data(), h0, T, d.f64("w"), d.f64("h0")); });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return data_switched_recurrence_jvp(w.data(), h0, T, t.f64("w"), t.s64("h0"));
+    });
     c.run();
   }
   return cgp_test::finish();

@@ -11,6 +11,7 @@
 #include <cmath>
 
 CGP_GRAD(x, g)
+CGP_JVP(x, g)
 double gated_sum(const double* x, const double* g, bool use_gate, bool invert, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -49,6 +50,9 @@ int main() {
       c.primal([&] { return gated_sum(x.data(), g.data(), use_gate != 0, invert != 0, n); });
       c.grad([&](cgp_test::Grads& d) {
         return gated_sum_grad(x.data(), g.data(), use_gate != 0, invert != 0, n, d.f64("x"), d.f64("g"));
+      });
+      c.jvp([&](cgp_test::Tangents& t) {
+        return gated_sum_jvp(x.data(), g.data(), use_gate != 0, invert != 0, n, t.f64("x"), t.f64("g"));
       });
       c.run();
     }

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(w, x)
+CGP_JVP(w, x)
 double sgd_step(double* w, const double* x, const double* y, double lr, int m, int n) {
   double g[8];
   if (n > 8) return 0.0;
@@ -43,6 +44,9 @@ int main() {
   const double lr = 0.3;
   c.primal([&] { return sgd_step(w.data(), x.data(), y.data(), lr, m, n); });
   c.grad([&](cgp_test::Grads& d) { return sgd_step_grad(w.data(), x.data(), y.data(), lr, m, n, d.f64("w"), d.f64("x")); });
+  c.jvp([&](cgp_test::Tangents& t) {
+    return sgd_step_jvp(w.data(), x.data(), y.data(), lr, m, n, t.f64("w"), t.f64("x"));
+  });
   c.run();
   return cgp_test::finish();
 }

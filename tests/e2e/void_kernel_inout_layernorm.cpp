@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(x, g, b)
+CGP_JVP(x, g, b)
 void layernorm_inplace(double* x, const double* g, const double* b, int n) {
   double mean = 0.0;
   for (int i = 0; i < n; ++i) mean += x[i];
@@ -31,6 +32,7 @@ void norm_row(double* row, const double* g, int n) {
 }
 
 CGP_GRAD(X, g)
+CGP_JVP(X, g)
 void rms_norm_rows(double* X, const double* g, int rows, int n) {
   for (int r = 0; r < rows; ++r) norm_row(X + r * n, g, n);
 }
@@ -49,6 +51,9 @@ int main() {
     c.grad_void([&](cgp_test::Grads& d) {
       layernorm_inplace_grad(x.data(), g.data(), b.data(), n, d.f64("x"), d.f64("g"), d.f64("b"));
     });
+    c.jvp_void([&](cgp_test::Tangents& t) {
+      layernorm_inplace_jvp(x.data(), g.data(), b.data(), n, t.f64("x"), t.f64("g"), t.f64("b"));
+    });
     c.run();
   }
   {
@@ -58,6 +63,7 @@ int main() {
     std::vector<double>& g = c.in("g", n, 0.5, 1.5);
     c.primal_void([&] { rms_norm_rows(X.data(), g.data(), rows, n); });
     c.grad_void([&](cgp_test::Grads& d) { rms_norm_rows_grad(X.data(), g.data(), rows, n, d.f64("X"), d.f64("g")); });
+    c.jvp_void([&](cgp_test::Tangents& t) { rms_norm_rows_jvp(X.data(), g.data(), rows, n, t.f64("X"), t.f64("g")); });
     c.run();
   }
   return cgp_test::finish();

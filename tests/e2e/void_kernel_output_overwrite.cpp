@@ -11,6 +11,7 @@
 #include <cmath>
 
 CGP_GRAD(y, acc, x, W)
+CGP_JVP(y, acc, x, W)
 void project_and_accumulate(double* y, double* acc, const double* x, const double* W, int m, int n) {
   for (int i = 0; i < m; ++i) {
     double s = 0.0;
@@ -36,6 +37,10 @@ int main() {
     c.grad_void([&](cgp_test::Grads& d) {
       project_and_accumulate_grad(y.data(), acc.data(), x.data(), W.data(), m, n, d.f64("y"), d.f64("acc"),
                                   d.f64("x"), d.f64("W"));
+    });
+    c.jvp_void([&](cgp_test::Tangents& t) {
+      project_and_accumulate_jvp(y.data(), acc.data(), x.data(), W.data(), m, n, t.f64("y"), t.f64("acc"),
+                                  t.f64("x"), t.f64("W"));
     });
     c.expect_grad("y", std::vector<double>(m, 0.0), 0.0);
     c.run();

@@ -12,6 +12,7 @@
 #include <cmath>
 
 CGP_GRAD(a)
+CGP_JVP(a)
 double loop_mix(const double* a, int n, int m) {
   double s = 0.0;
   int i = 0;
@@ -66,6 +67,7 @@ int main() {
     a[1] = -0.9;  // takes the continue of the third loop
     c.primal([&] { return loop_mix(a.data(), n, m); });
     c.grad([&](cgp_test::Grads& d) { return loop_mix_grad(a.data(), n, m, d.f64("a")); });
+    c.jvp([&](cgp_test::Tangents& t) { return loop_mix_jvp(a.data(), n, m, t.f64("a")); });
     c.run();
   }
   return cgp_test::finish();

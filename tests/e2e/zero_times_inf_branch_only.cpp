@@ -13,6 +13,7 @@
 #include <cmath>
 
 CGP_GRAD(x, y, w)
+CGP_JVP(x, y, w)
 double radial_gate(double x, double y, const double* w) {
   double r = std::sqrt(x * x + y * y);
   double out;
@@ -25,6 +26,7 @@ double radial_gate(double x, double y, const double* w) {
 }
 
 CGP_GRAD(x, y)
+CGP_JVP(x, y)
 double hypot_guard(double x, double y, double eps) {
   double d = std::hypot(x, y);
   if (d < eps) return 0.5 * (x + y) + x * y;
@@ -32,6 +34,7 @@ double hypot_guard(double x, double y, double eps) {
 }
 
 CGP_GRAD(g)
+CGP_JVP(g)
 double clip_by_norm(const double* g, double thr, int n) {
   double ss = 0.0;
   for (int i = 0; i < n; ++i) ss += g[i] * g[i];
@@ -55,6 +58,7 @@ int main() {
     std::vector<double>& w = c.in("w", w0);
     c.primal([&] { return radial_gate(x, y, w.data()); });
     c.grad([&](cgp_test::Grads& d) { return radial_gate_grad(x, y, w.data(), d.f64("x"), d.f64("y"), d.f64("w")); });
+    c.jvp([&](cgp_test::Tangents& t) { return radial_gate_jvp(x, y, w.data(), t.s64("x"), t.s64("y"), t.f64("w")); });
     c.expect_grad("x", {w0[0]}, 1e-15);
     c.expect_grad("y", {0.0}, 1e-15);
     c.expect_grad("w", {0.0, 0.0, 1.0}, 1e-15);
@@ -67,6 +71,7 @@ int main() {
     std::vector<double>& w = c.in("w", w0);
     c.primal([&] { return radial_gate(x, y, w.data()); });
     c.grad([&](cgp_test::Grads& d) { return radial_gate_grad(x, y, w.data(), d.f64("x"), d.f64("y"), d.f64("w")); });
+    c.jvp([&](cgp_test::Tangents& t) { return radial_gate_jvp(x, y, w.data(), t.s64("x"), t.s64("y"), t.f64("w")); });
     c.run();
     cgp_test::Checker c2("radial_gate at (1.2, 0.9)");
     double& x2 = c2.scalar("x", 1.2);
@@ -74,6 +79,9 @@ int main() {
     std::vector<double>& w2 = c2.in("w", w0);
     c2.primal([&] { return radial_gate(x2, y2, w2.data()); });
     c2.grad([&](cgp_test::Grads& d) { return radial_gate_grad(x2, y2, w2.data(), d.f64("x"), d.f64("y"), d.f64("w")); });
+    c2.jvp([&](cgp_test::Tangents& t) {
+      return radial_gate_jvp(x2, y2, w2.data(), t.s64("x"), t.s64("y"), t.f64("w"));
+    });
     c2.run();
   }
   {
@@ -82,6 +90,7 @@ int main() {
     double& y = c.scalar("y", 0.0);
     c.primal([&] { return hypot_guard(x, y, 0.5); });
     c.grad([&](cgp_test::Grads& d) { return hypot_guard_grad(x, y, 0.5, d.f64("x"), d.f64("y")); });
+    c.jvp([&](cgp_test::Tangents& t) { return hypot_guard_jvp(x, y, 0.5, t.s64("x"), t.s64("y")); });
     c.expect_grad("x", {0.5}, 1e-15);
     c.expect_grad("y", {0.5}, 1e-15);
     c.run();
@@ -92,6 +101,7 @@ int main() {
     double& y = c.scalar("y", -0.6);
     c.primal([&] { return hypot_guard(x, y, 0.5); });
     c.grad([&](cgp_test::Grads& d) { return hypot_guard_grad(x, y, 0.5, d.f64("x"), d.f64("y")); });
+    c.jvp([&](cgp_test::Tangents& t) { return hypot_guard_jvp(x, y, 0.5, t.s64("x"), t.s64("y")); });
     c.run();
   }
   {
@@ -100,6 +110,7 @@ int main() {
     std::vector<double>& g = c.in("g", std::vector<double>(n, 0.0));
     c.primal([&] { return clip_by_norm(g.data(), 1.0, n); });
     c.grad([&](cgp_test::Grads& d) { return clip_by_norm_grad(g.data(), 1.0, n, d.f64("g")); });
+    c.jvp([&](cgp_test::Tangents& t) { return clip_by_norm_jvp(g.data(), 1.0, n, t.f64("g")); });
     c.expect_grad("g", {1.0, 2.0, 3.0, 4.0, 5.0}, 1e-15);
     c.run();
   }
@@ -109,6 +120,7 @@ int main() {
     std::vector<double>& g = c.in("g", n, -1.0, 1.0);
     c.primal([&] { return clip_by_norm(g.data(), 0.5, n); });
     c.grad([&](cgp_test::Grads& d) { return clip_by_norm_grad(g.data(), 0.5, n, d.f64("g")); });
+    c.jvp([&](cgp_test::Tangents& t) { return clip_by_norm_jvp(g.data(), 0.5, n, t.f64("g")); });
     c.run();
   }
   return cgp_test::finish();

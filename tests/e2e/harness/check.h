@@ -16,6 +16,10 @@
 //     return f_grad(W.data(), s, h.data(), xs.data(), T, n,
 //                   d.f64("W"), d.f64("s"), d.f64("h"));
 //   });
+//   c.jvp([&](cgp_test::Tangents& t) {   // optional: the kernel is also CGP_JVP(W, s, h)
+//     return f_jvp(W.data(), s, h.data(), xs.data(), T, n,
+//                  t.f64("W"), t.s64("s"), t.f64("h"));
+//   });
 //   c.run();                       // prints one line per check
 //   ...
 //   return cgp_test::finish();     // summary; nonzero exit status on any failure
@@ -57,6 +61,34 @@
 //     return value (tape reuse);
 //   - expect_grad(name, values, rtol): optional analytic values.
 //
+// Forward mode (only when the test sets c.jvp(fn) or, for void f,
+// c.jvp_void(fn)): fn gets a Tangents& t and calls f_jvp with, for every
+// registered parameter, in parameter order:
+//   t.f64(name) / t.f32(name): the t_ buffer of a pointer or array parameter
+//     (in: the tangent of its values, f_jvp must leave it alone; inout: the
+//     tangent of the entry values, which f_jvp replaces by the tangent of the
+//     values f leaves there);
+//   t.s64(name) / t.s32(name): the tangent VALUE of a scalar parameter.
+// Every registered parameter takes part (the CGP_JVP list is the CGP_GRAD
+// list the checker was built for). For 2 random directions t (every entry
+// uniform in [-1, 1], inout entry tangents included; drawn from their own
+// generator, so the test's other random data stays as without jvp) run()
+// then checks, after the checks above, one line each, tagged "jvp #1/#2":
+//   - (iii) f_jvp leaves in each inout buffer exactly (bit for bit) what f
+//     leaves there (the primal side effects);
+//   - (iv) const (in) inputs and their t_ buffers are unchanged;
+//   - f_jvp's value and the out tangents are finite;
+//   - (i) duality with f_grad's reference gradient G (same seeds):
+//         jvp = f_jvp's value + sum_i seed_i * t_out_i  ==  sum <G, t>
+//     to ACC_RTOL relative to max(1, sum of the magnitudes of all the terms);
+//   - (ii) jvp agrees with a Richardson central FD of L(x + e t) in e (all
+//     entries moved at once, one step h = FD step * max(1, largest |x|)),
+//     same tolerances and "FD unreliable" rule as below;
+//   - (v) a second f_jvp call gives the same bits (value, t_ and outputs).
+// The float rule (step, tolerances) applies to a direction as soon as one
+// parameter uses it. The dump (CGP_TEST_DUMP) gets each direction's f_jvp
+// value and out tangents too, as "jvp#N return" and "jvp#N t_<name>[i]".
+//
 // Finite differences: Richardson-extrapolated central differences,
 //   D(h) = (L(x+h) - L(x-h)) / ((x+h) - (x-h))   (the denominator is the exact
 //   difference of the two perturbed values as stored in the element type),
@@ -86,7 +118,10 @@
 // all checks. That validates a test's inputs (FD stable across step sizes, no
 // branch boundary nearby) and its primal under the sanitizers before cgp-ad
 // exists; it proves nothing about cgp-ad. (expect_grad tolerances are raised
-// to the FD tolerance in that mode.)
+// to the FD tolerance in that mode.) Likewise it replaces f_jvp's value and
+// out tangents by FDs along t, and the outputs by f's, after calling the jvp
+// lambda (so stub f_jvp definitions must exist too); the duality check then
+// uses the FD tolerance.
 #ifndef CGP_TEST_CHECK_H
 #define CGP_TEST_CHECK_H
 
@@ -169,6 +204,10 @@ struct Param {
   std::vector<double> grad_d;
   std::vector<float> grad_f;  // the d_ buffer
   bool touched = false;       // an accessor handed out its d_ buffer
+  bool scalar = false;        // registered with scalar(): passed by value
+  std::vector<double> tan_d;
+  std::vector<float> tan_f;   // the t_ buffer (or, for a scalar, its value)
+  bool t_touched = false;     // a Tangents accessor handed out its t_
 
   std::size_t size() const { return base.size(); }
   double round(double v) const { return is_float ? static_cast<double>(static_cast<float>(v)) : v; }
@@ -186,6 +225,11 @@ struct Param {
     std::vector<double> g(size());
     for (std::size_t i = 0; i < size(); ++i) g[i] = grad(i);
     return g;
+  }
+  double tan(std::size_t i) const { return is_float ? static_cast<double>(tan_f[i]) : tan_d[i]; }
+  void set_tan(std::size_t i, double v) {
+    if (is_float) tan_f[i] = static_cast<float>(v);
+    else tan_d[i] = v;
   }
   // x + delta computed in the element type.
   double perturbed(double x, double delta) const {
@@ -237,9 +281,52 @@ class Grads {
   std::vector<std::unique_ptr<detail::Param>>* ps_;
 };
 
+// The tangents handed to the jvp lambda. For a pointer or array parameter
+// (registered with in() or inout()), t.f64("W") / t.f32("W") is its t_
+// buffer: the tangent of the entry values (for inout, f_jvp overwrites it
+// with the tangent of the values f leaves). For a scalar parameter
+// (registered with scalar()), t.s64("s") / t.s32("s") is the tangent VALUE
+// that f_jvp takes by value. A wrong accessor (pointer vs scalar, double vs
+// float) or an unknown name stops the test.
+class Tangents {
+ public:
+  explicit Tangents(std::vector<std::unique_ptr<detail::Param>>* ps) : ps_(ps) {}
+  double* f64(const std::string& name) { return &buffer(name, false, "f64")->tan_d[0]; }
+  float* f32(const std::string& name) { return &buffer(name, true, "f32")->tan_f[0]; }
+  double s64(const std::string& name) { return value(name, false, "s64")->tan_d[0]; }
+  float s32(const std::string& name) { return value(name, true, "s32")->tan_f[0]; }
+
+ private:
+  detail::Param* buffer(const std::string& name, bool want_float, const char* acc) {
+    detail::Param& p = find(name, want_float, acc);
+    if (p.scalar)
+      detail::die(std::string("t.") + acc + "(\"" + name + "\") but it is a scalar: use t.s64/t.s32 for its tangent value");
+    return &p;
+  }
+  detail::Param* value(const std::string& name, bool want_float, const char* acc) {
+    detail::Param& p = find(name, want_float, acc);
+    if (!p.scalar)
+      detail::die(std::string("t.") + acc + "(\"" + name + "\") but it is a pointer or array: use t.f64/t.f32");
+    return &p;
+  }
+  detail::Param& find(const std::string& name, bool want_float, const char* acc) {
+    for (auto& p : *ps_)
+      if (p->name == name) {
+        if (p->is_float != want_float)
+          detail::die(std::string("t.") + acc + "(\"" + name + "\") but it was registered as " +
+                      (p->is_float ? "float" : "double"));
+        p->t_touched = true;
+        return *p;
+      }
+    detail::die("no parameter named \"" + name + "\" was registered");
+  }
+  std::vector<std::unique_ptr<detail::Param>>* ps_;
+};
+
 class Checker {
  public:
-  explicit Checker(std::string name, unsigned seed = 20240611u) : name_(std::move(name)), rng_(seed) {}
+  explicit Checker(std::string name, unsigned seed = 20240611u)
+      : name_(std::move(name)), rng_(seed), tangent_rng_(seed ^ 0x5bd1e995u) {}
   Checker(const Checker&) = delete;
   Checker& operator=(const Checker&) = delete;
 
@@ -268,7 +355,7 @@ class Checker {
   }
   template <class T = double>
   T& scalar(const std::string& name, double value) {
-    return add<T>(name, std::vector<double>{value}, false)[0];
+    return add<T>(name, std::vector<double>{value}, false, true)[0];
   }
   template <class T = double>
   std::vector<T>& inout(const std::string& name, std::size_t n, double lo, double hi) {
@@ -316,6 +403,19 @@ class Checker {
       fn(d);
       return 0.0;
     };
+  }
+  // Optional forward mode: jvp calls f_jvp and returns its value (the
+  // directional derivative); jvp_void for void kernels.
+  void jvp(std::function<double(Tangents&)> fn) {
+    jvp_ = std::move(fn);
+    jvp_returns_value_ = true;
+  }
+  void jvp_void(std::function<void(Tangents&)> fn) {
+    jvp_ = [fn](Tangents& t) {
+      fn(t);
+      return 0.0;
+    };
+    jvp_returns_value_ = false;
   }
 
   // Runs every check; returns the number of failed checks of this checker.
@@ -442,6 +542,8 @@ class Checker {
           what += fmt("\n      [%zu] got %.17g expected %.17g", i, G0[k][i], e.values[i]);
       check(ok, what);
     }
+
+    if (jvp_) jvp_checks(G0);
     return tally().failures - before;
   }
 
@@ -473,7 +575,7 @@ class Checker {
   }
 
   template <class T>
-  std::vector<T>& add(const std::string& name, const std::vector<double>& values, bool inout) {
+  std::vector<T>& add(const std::string& name, const std::vector<double>& values, bool inout, bool scalar = false) {
     static_assert(std::is_same<T, double>::value || std::is_same<T, float>::value, "double or float");
     for (auto& p : params_)
       if (p->name == name) detail::die("parameter \"" + name + "\" registered twice");
@@ -482,6 +584,7 @@ class Checker {
     p->name = name;
     p->is_float = std::is_same<T, float>::value;
     p->inout = inout;
+    p->scalar = scalar;
     p->float_fd = p->is_float || float_all_;
     for (double v : values) p->base.push_back(p->round(v));
     const std::size_t n = values.size();
@@ -495,9 +598,11 @@ class Checker {
     if (p->is_float) {
       p->work_f.assign(n, 0.0f);
       p->grad_f.assign(n, 0.0f);
+      p->tan_f.assign(n, 0.0f);
     } else {
       p->work_d.assign(n, 0.0);
       p->grad_d.assign(n, 0.0);
+      p->tan_d.assign(n, 0.0);
     }
     for (std::size_t i = 0; i < n; ++i) p->set_work(i, p->base[i]);
     // the random prefill of check (c)
@@ -582,6 +687,221 @@ class Checker {
     check(bad == 0, what + detail_lines);
   }
 
+  // ---- forward mode (f_jvp)
+  using Table = std::vector<std::vector<double>>;  // one row per registered parameter
+
+  // What one f_jvp call left: its value, every t_ buffer and every buffer
+  // the kernel sees.
+  struct JvpResult {
+    double ret = 0;
+    Table tan, work;
+  };
+
+  Table snapshot_work() const {
+    Table w;
+    for (auto& p : params_) {
+      w.emplace_back(p->size());
+      for (std::size_t i = 0; i < p->size(); ++i) w.back()[i] = p->work(i);
+    }
+    return w;
+  }
+
+  // The float rule (step, tolerances) holds for the whole direction as soon
+  // as one parameter uses it.
+  bool dir_float() const {
+    for (auto& p : params_)
+      if (p->float_fd) return true;
+    return false;
+  }
+
+  // Values along the tangents: every registered parameter at x + s * t
+  // (rounded to its element type). Returns {L, f's value, then the values f
+  // leaves in each inout buffer, in registration order}.
+  std::vector<double> along(const Table& t, double s) {
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+      detail::Param& p = *params_[k];
+      for (std::size_t i = 0; i < p.size(); ++i) p.set_work(i, p.round(p.base[i] + s * t[k][i]));
+    }
+    for (auto& fn : resets_) fn();
+    const double ret = primal_();
+    std::vector<double> q{ret, ret};
+    for (auto& p : params_)
+      if (p->inout)
+        for (std::size_t i = 0; i < p->size(); ++i) {
+          q[0] += p->seed[i] * p->work(i);
+          q.push_back(p->work(i));
+        }
+    return q;
+  }
+
+  // Richardson-extrapolated central differences along t of every quantity
+  // along() returns, each with its error estimate |D(h/2) - D(h)|. The step
+  // h = factor * FD step * max(1, largest |entry value|) is shared by all
+  // entries, so the direction is t itself; its denominator 2h ignores the
+  // rounding of x +- h t to the element type (below 1e-11 relative for
+  // double, a few 1e-6 for float, far inside the tolerances).
+  std::vector<std::pair<double, double>> fd_along(const Table& t, double factor) {
+    double big = 1.0;
+    for (auto& p : params_)
+      for (double x : p->base) big = std::max(big, std::fabs(x));
+    const double h = factor * (dir_float() ? FD_STEP_FLOAT : FD_STEP_DOUBLE) * big;
+    auto D = [&](double hh) {
+      const std::vector<double> qp = along(t, hh), qm = along(t, -hh);
+      std::vector<double> d(qp.size());
+      for (std::size_t j = 0; j < d.size(); ++j) d[j] = (qp[j] - qm[j]) / (2 * hh);
+      return d;
+    };
+    const std::vector<double> d1 = D(h), d2 = D(h / 2);
+    std::vector<std::pair<double, double>> r(d1.size());
+    for (std::size_t j = 0; j < r.size(); ++j) r[j] = {d2[j] + (d2[j] - d1[j]) / 3, std::fabs(d2[j] - d1[j])};
+    return r;
+  }
+
+  // Calls f_jvp with the entry values and the tangents t.
+  JvpResult call_jvp(const Table& t) {
+    for (std::size_t k = 0; k < params_.size(); ++k)
+      for (std::size_t i = 0; i < params_[k]->size(); ++i) params_[k]->set_tan(i, t[k][i]);
+    load(nullptr, 0, 0);
+    Tangents tg(&params_);
+    JvpResult r;
+    r.ret = jvp_(tg);
+#ifdef CGP_TEST_FD_PROBE
+    // Replace what the (stub) f_jvp produced by f's outputs and FD tangents at another step.
+    const auto fdq = fd_along(t, dir_float() ? PROBE_FACTOR_FLOAT : PROBE_FACTOR_DOUBLE);
+    r.ret = fdq[1].first;
+    std::size_t j = 2;
+    for (auto& p : params_)
+      if (p->inout)
+        for (std::size_t i = 0; i < p->size(); ++i) p->set_tan(i, fdq[j++].first);
+    load(nullptr, 0, 0);
+    primal_();
+#endif
+    r.work = snapshot_work();
+    for (auto& p : params_) {
+      r.tan.emplace_back(p->size());
+      for (std::size_t i = 0; i < p->size(); ++i) r.tan.back()[i] = p->tan(i);
+    }
+    return r;
+  }
+
+  // The forward-mode checks, for two random directions (see the top comment).
+  void jvp_checks(const Table& G0) {
+    if (jvp_returns_value_ != returns_value_)
+      detail::die("jvp()/jvp_void() does not match primal()/primal_void()");
+    load(nullptr, 0, 0);
+    primal_();
+    const Table f_out = snapshot_work();  // what f leaves in every buffer
+    const bool flt = dir_float();
+#ifdef CGP_TEST_FD_PROBE
+    const double dual_rtol = flt ? FD_RTOL_FLOAT : FD_RTOL_DOUBLE;  // d_ and t_ are both FDs
+#else
+    const double dual_rtol = flt ? ACC_RTOL_FLOAT : ACC_RTOL_DOUBLE;
+#endif
+    const double fd_rtol = flt ? FD_RTOL_FLOAT : FD_RTOL_DOUBLE;
+    for (int dir = 1; dir <= 2; ++dir) {
+      const std::string tag = fmt("jvp #%d: ", dir);
+      Table t;
+      for (auto& p : params_) {
+        t.emplace_back(p->size());
+        for (double& v : t.back()) v = p->round(tangent_rng_.uniform(-1.0, 1.0));
+      }
+      const JvpResult r = call_jvp(t);
+      if (dir == 1)
+        for (auto& p : params_)
+          if (!p->t_touched) check(false, "jvp lambda passes t_" + p->name + " to f_jvp");
+
+      // (iii) the primal side effects, (iv) const inputs and their tangents
+      for (std::size_t k = 0; k < params_.size(); ++k) {
+        const detail::Param& p = *params_[k];
+        if (p.inout) {
+          std::size_t bad = 0, first = 0;
+          for (std::size_t i = 0; i < p.size(); ++i)
+            if (!same_bits(r.work[k][i], f_out[k][i]) && bad++ == 0) first = i;
+          std::string what = tag + "f_jvp leaves in " + p.name + " what f leaves there, bit for bit";
+          if (bad)
+            what += fmt("; %zu differ, first [%zu]: f_jvp %.17g, f %.17g", bad, first, r.work[k][first], f_out[k][first]);
+          check(bad == 0, what);
+        } else {
+          bool same = true;
+          for (std::size_t i = 0; i < p.size(); ++i)
+            same = same && same_bits(r.work[k][i], p.base[i]) && (p.scalar || same_bits(r.tan[k][i], t[k][i]));
+          check(same, tag + "f_jvp leaves const input " + p.name + (p.scalar ? "" : " and its tangent t_" + p.name) +
+                          " unchanged");
+        }
+      }
+      bool finite = std::isfinite(r.ret);
+      for (std::size_t k = 0; k < params_.size(); ++k)
+        if (params_[k]->inout)
+          for (double v : r.tan[k]) finite = finite && std::isfinite(v);
+      check(finite, tag + (returns_value_ ? "f_jvp's value and" : "the") + " out tangents are finite (no NaN/inf)");
+
+      // (i) duality: dL along t, from f_jvp, against <d_, t> from f_grad's gradient.
+      double lhs = r.ret, rhs = 0, mag = std::fabs(r.ret);
+      for (std::size_t k = 0; k < params_.size(); ++k) {
+        const detail::Param& p = *params_[k];
+        for (std::size_t i = 0; i < p.size(); ++i) {
+          if (p.inout) {
+            lhs += p.seed[i] * r.tan[k][i];
+            mag += std::fabs(p.seed[i] * r.tan[k][i]);
+          }
+          rhs += G0[k][i] * t[k][i];
+          mag += std::fabs(G0[k][i] * t[k][i]);
+        }
+      }
+      // As for check (c), at least 1: where the terms cancel to round-off
+      // (a gradient that is zero analytically) their sum is no scale.
+      const double derr = std::fabs(lhs - rhs) / std::max(1.0, mag);
+      check(derr <= dual_rtol,
+            tag + fmt("duality: f_jvp%s = %.17g vs <d_, t> from f_grad = %.17g (rel err %.2e of max(1, terms), tol %.0e)",
+                      has_inout() ? " + seed.t_out" : "", lhs, rhs, derr, dual_rtol));
+
+      // (ii) against a central FD of L along t
+      const std::pair<double, double> fd = fd_along(t, 1.0)[0];
+      const double scale = std::max({1.0, std::fabs(lhs), std::fabs(fd.first)});
+      const double ferr = std::fabs(lhs - fd.first) / scale;
+      const bool noisy = !(fd.second <= (flt ? FD_UNRELIABLE_FLOAT : FD_UNRELIABLE_DOUBLE) * fd_rtol * scale);
+      std::string what = tag + fmt("dL along t vs central FD of L%s: jvp %.17g, fd %.17g, rel err %.2e (tol %.0e)",
+                                   has_inout() ? " = f + seed.out" : "", lhs, fd.first, ferr, fd_rtol);
+      if (noisy) what += fmt("; FD unreliable (error estimate %.2e): inputs near a kink or too noisy", fd.second / scale);
+      check(!noisy && ferr <= fd_rtol, what);
+
+      // (v) a second call gives the same bits
+      const JvpResult r2 = call_jvp(t);
+      bool same = same_bits(r2.ret, r.ret);
+      std::string where = same ? "" : "; the value differs";
+      for (std::size_t k = 0; k < params_.size(); ++k)
+        for (std::size_t i = 0; i < params_[k]->size(); ++i)
+          if (!same_bits(r2.tan[k][i], r.tan[k][i]) || !same_bits(r2.work[k][i], r.work[k][i])) {
+            if (same) where = fmt("; first difference in %s[%zu] or t_%s[%zu]", params_[k]->name.c_str(), i,
+                                  params_[k]->name.c_str(), i);
+            same = false;
+          }
+      check(same, tag + "second f_jvp call is bit-identical" + where);
+
+      if (const char* dump = std::getenv("CGP_TEST_DUMP")) {
+        if (FILE* out = std::fopen(dump, "a")) {
+          std::uint64_t bits;
+          std::memcpy(&bits, &r.ret, sizeof bits);
+          std::fprintf(out, "%s: jvp#%d return %016llx\n", name_.c_str(), dir, static_cast<unsigned long long>(bits));
+          for (std::size_t k = 0; k < params_.size(); ++k)
+            if (params_[k]->inout)
+              for (std::size_t i = 0; i < params_[k]->size(); ++i) {
+                std::memcpy(&bits, &r.tan[k][i], sizeof bits);
+                std::fprintf(out, "%s: jvp#%d t_%s[%zu] %016llx\n", name_.c_str(), dir, params_[k]->name.c_str(), i,
+                             static_cast<unsigned long long>(bits));
+              }
+          std::fclose(out);
+        }
+      }
+    }
+  }
+
+  bool has_inout() const {
+    for (auto& p : params_)
+      if (p->inout) return true;
+    return false;
+  }
+
   // Calls f_grad with zeroed (or, for check (c), randomly prefilled) buffers
   // for in parameters and the seed for inout parameters.
   double call_grad(bool prefill) {
@@ -626,6 +946,9 @@ class Checker {
   std::vector<Expect> expects_;
   std::function<double()> primal_;
   std::function<double(Grads&)> grad_;
+  std::function<double(Tangents&)> jvp_;
+  bool jvp_returns_value_ = true;
+  Rng tangent_rng_;  // the jvp directions; apart from rng_ so tests' own draws stay as they were
 #ifdef CGP_TEST_FD_PROBE
   std::vector<std::vector<double>> probe_;
 #endif
