@@ -81,7 +81,8 @@ def run_mode(exe, out, mode, n, args, env):
     js, st = os.path.join(out, f"{mode}.gbench.json"), os.path.join(out, f"{mode}.stats.json")
     cmd = [exe, f"--mode={mode}", f"--n={n}", f"--ref={os.path.join(out, 'ref.bin')}",
            f"--stats={st}", f"--reps={args.reps}", f"--benchmark_out={js}",
-           "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}"]
+           "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}",
+           "--benchmark_enable_random_interleaving=true"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=out)
     stats = json.load(open(st)) if os.path.exists(st) and os.path.getsize(st) else {}
     if r.returncode != 0:
@@ -91,7 +92,9 @@ def run_mode(exe, out, mode, n, args, env):
     for b in json.load(open(js))["benchmarks"]:
         if b.get("run_type") == "aggregate":
             assert b["time_unit"] == "ms"
-            times[b["aggregate_name"]] = b["real_time"]
+            which = "self" if b["run_name"].split("/")[1] == mode else "primal"
+            times.setdefault(which, {})[b["aggregate_name"]] = b["cpu_time"]
+            times[which]["real_" + b["aggregate_name"]] = b["real_time"]
     return times, stats
 
 
@@ -140,6 +143,7 @@ def main():
     cgp_ad = os.path.abspath(cgp_ad)
     prefix = args.prefix = os.path.abspath(prefix)
 
+    args.load_before = open("/proc/loadavg").read().split()[0]
     instances = [i for i in INSTANCES if not args.only or i[0] in args.only.split(",")]
     results, failed = [], []
     for inst in instances:
@@ -175,12 +179,16 @@ def main():
                       flush=True)
                 failed.append(f"{name}/{mode}")
                 continue
-            modes[mode] = {"median_ms": times["median"], "min_ms": times["min"], **stats}
+            t, p = times["self"], times.get("primal", times["self"])
+            modes[mode] = {"median_ms": t["median"], "min_ms": t["min"],
+                           "real_median_ms": t["real_median"], "primal_median_ms": p["median"],
+                           "ratio": t["median"] / p["median"], **stats}
         results.append({"inst": inst, "n": n, "check": check, "modes": modes})
 
     os.makedirs(args.build_dir, exist_ok=True)
     json.dump([{**r, "inst": r["inst"][0]} for r in results],
               open(os.path.join(args.build_dir, "results.json"), "w"), indent=1)
+    args.load_after = open("/proc/loadavg").read().split()[0]
     tables, summary = render(results)
     print(tables)
     print(summary)
@@ -201,17 +209,16 @@ def render(results):
         if not m:
             out.append("**Not timed: the gradients disagreed.**\n")
             continue
-        p = m.get("primal", {}).get("median_ms")
-        out.append("| tool / plan | median (ms) | min (ms) | gradient / primal | vs ADOL-C | "
+        out.append("| tool / plan | median CPU (ms) | min CPU (ms) | gradient / primal | vs ADOL-C | "
                    "peak tape (MiB) | peak RSS (MiB) | RSS over data (MiB) |")
         out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
-        a = m.get("adolc", {}).get("median_ms")
+        a = m.get("adolc", {}).get("ratio")
         for mode in MODES:
             if mode not in m:
                 continue
             x = m[mode]
-            ratio = "1" if mode == "primal" else f"{x['median_ms'] / p:.2f}"
-            vs = "" if mode in ("primal", "adolc") or not a else f"{a / x['median_ms']:.1f}x faster"
+            ratio = "1" if mode == "primal" else f"{x['ratio']:.2f}"
+            vs = "" if mode in ("primal", "adolc") or not a else f"{a / x['ratio']:.1f}x faster"
             if mode == "primal":
                 tape = "-"
             elif mode == "fd":
@@ -241,13 +248,13 @@ def render(results):
         if not all(k in m for k in ("primal", "cgp", "store-all", "adolc")):
             continue
         name = r["inst"][0]
-        ratio = m["cgp"]["median_ms"] / m["primal"]["median_ms"]
+        ratio = m["cgp"]["ratio"]
         ratios.append((ratio, name))
-        speed = m["adolc"]["median_ms"] / m["cgp"]["median_ms"]
+        speed = m["adolc"]["ratio"] / m["cgp"]["ratio"]
         if speed < 5:
             speed_ok = False
         s.append((name, ratio, speed, m["store-all"]["tape_bytes"] / max(m["cgp"]["tape_bytes"], 1),
-                  m["cgp"]["median_ms"] / m["store-all"]["median_ms"]))
+                  m["cgp"]["ratio"] / m["store-all"]["ratio"]))
     lines = ["| kernel | default plan: gradient / primal | ADOL-C / cgp-ad time | "
              "store-all tape / default tape | default time / store-all time |",
              "| --- | --- | --- | --- | --- |"]
@@ -285,8 +292,7 @@ def plot(results, path):
     w = 0.2
     for i, (mode, label) in enumerate(tools):
         xs = [j + (i - 1.5) * w for j in range(len(rs))]
-        ratio = [r["modes"][mode]["median_ms"] / r["modes"]["primal"]["median_ms"]
-                 if mode in r["modes"] else 0 for r in rs]
+        ratio = [r["modes"][mode]["ratio"] if mode in r["modes"] else 0 for r in rs]
         tape = [r["modes"][mode]["tape_bytes"] / 2**20 if mode in r["modes"] else 0 for r in rs]
         ax1.bar(xs, ratio, w, label=label)
         ax2.bar(xs, tape, w, label=label)
@@ -322,6 +328,12 @@ def write_docs(args, results, tables, summary):
         "kernels branch on active values, so a tape cannot be reused). ADOL-C's buffers are "
         "sized from a first tape so that the tape stays in memory; its tape bytes are "
         "`tapestats`' operations (1 B), locations (4 B), values and Taylor values (8 B). "
+        "Times are CPU times (the machine is shared; load average "
+        f"{args.load_before} at the start of the run, {args.load_after} at its end). Every "
+        "process also times the primal, its repetitions randomly interleaved with the "
+        "gradient's; *gradient / primal* divides by that primal, and *vs ADOL-C* and the "
+        "summary compare these ratios, so that each comparison is between times taken under "
+        "the same load. The *primal* row is the primal's own process. "
         "cgp-ad's peak tape is `cgp::rt::stats().peakTapeBytes` of one call (what "
         "`CGP_STATS=1` prints as `peak_tape_bytes`). The budget plan is built with "
         "`--memory-budget` and run with `CGP_MEMORY_BUDGET` set to one eighth of store-all's "

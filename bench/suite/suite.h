@@ -10,7 +10,8 @@
 //   --mode=primal|cgp|store-all|budget|adolc|fd
 //                  computes that gradient once, checks it against --ref
 //                  (exit 1 on a mismatch, before any timing), then times it
-//                  with Google Benchmark (median and minimum of repetitions).
+//                  with Google Benchmark (median and minimum of repetitions,
+//                  CPU time), the primal's repetitions interleaved with it.
 // Either way it writes one JSON object of its own numbers (tape bytes, peak
 // RSS, errors) to --stats; Google Benchmark writes the times
 // (--benchmark_out=FILE --benchmark_out_format=json).
@@ -454,19 +455,26 @@ inline int timeMode(Kernel &k, Runner &r, const Options &o, FILE *stats) {
       return 1;
     }
   }
-  benchmark::RegisterBenchmark((k.name + "/" + o.mode).c_str(),
-                               [&](benchmark::State &st) {
-                                 for (auto _ : st)
-                                   once();
-                               })
-      ->Repetitions(o.reps)
-      ->ComputeStatistics("min",
-                          [](const std::vector<double> &v) {
-                            return *std::min_element(v.begin(), v.end());
-                          })
-      ->ReportAggregatesOnly(true)
-      ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+  // The primal runs in every process too, its repetitions interleaved with
+  // the gradient's (run.py passes --benchmark_enable_random_interleaving), so
+  // that a gradient/primal ratio compares times taken under the same load.
+  auto add = [&](const std::string &mode, std::function<void()> body) {
+    benchmark::RegisterBenchmark((k.name + "/" + mode).c_str(),
+                                 [body](benchmark::State &st) {
+                                   for (auto _ : st)
+                                     body();
+                                 })
+        ->Repetitions(o.reps)
+        ->ComputeStatistics("min",
+                            [](const std::vector<double> &v) {
+                              return *std::min_element(v.begin(), v.end());
+                            })
+        ->ReportAggregatesOnly(true)
+        ->Unit(benchmark::kMillisecond);
+  };
+  add(o.mode, once);
+  if (o.mode != "primal")
+    add("primal", [&] { benchmark::DoNotOptimize(k.primal()); });
   benchmark::RunSpecifiedBenchmarks();
   std::fprintf(stats,
                "{\"kernel\": \"%s\", \"mode\": \"%s\", \"ok\": true, \"rel_error_vs_adolc\": %.3g, "
