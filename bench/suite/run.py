@@ -80,7 +80,8 @@ def build(inst, args, cgp_ad, prefix, out):
 def run_mode(exe, out, mode, n, args, env):
     js, st = os.path.join(out, f"{mode}.gbench.json"), os.path.join(out, f"{mode}.stats.json")
     cmd = [exe, f"--mode={mode}", f"--n={n}", f"--ref={os.path.join(out, 'ref.bin')}",
-           f"--stats={st}", f"--reps={args.reps}", f"--benchmark_out={js}",
+           f"--stats={st}", f"--reps={args.slow_reps if mode in ('adolc', 'fd') else args.reps}",
+           f"--benchmark_out={js}",
            "--benchmark_out_format=json", f"--benchmark_min_time={args.min_time}",
            "--benchmark_enable_random_interleaving=true"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=out)
@@ -121,14 +122,21 @@ def main():
                     "default: CGP_PREFIX, else the folder above cgp-ad's bin/")
     ap.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
     ap.add_argument("--cxxflags", default="-O2")
-    ap.add_argument("--reps", type=int, help="repetitions per measurement (7; quick: 3)")
+    ap.add_argument("--reps", type=int, help="repetitions per measurement (11; quick: 3)")
+    ap.add_argument("--slow-reps", type=int, help="repetitions of ADOL-C and finite "
+                    "differences (5; quick: 3)")
     ap.add_argument("--min-time", type=float, help="seconds per repetition at least "
-                    "(Google Benchmark's min_time; 0.5, quick: 0.05)")
+                    "(Google Benchmark's min_time; 0.3, quick: 0.05)")
+    ap.add_argument("--plot-only", nargs=2, metavar=("RESULTS_JSON", "PNG"), help=argparse.SUPPRESS)
     ap.add_argument("--only", help="comma-separated kernel names (default: all)")
     ap.add_argument("--build-dir", default=os.path.join(root, "build", "bench", "suite"))
     args = ap.parse_args()
-    args.reps = args.reps or (3 if args.quick else 7)
-    args.min_time = args.min_time if args.min_time is not None else (0.05 if args.quick else 0.5)
+    if args.plot_only:
+        plot(json.load(open(args.plot_only[0])), args.plot_only[1])
+        return 0
+    args.reps = args.reps or (3 if args.quick else 11)
+    args.slow_reps = args.slow_reps or (3 if args.quick else 5)
+    args.min_time = args.min_time if args.min_time is not None else (0.05 if args.quick else 0.3)
 
     cgp_ad = args.cgp_ad or shutil.which("cgp-ad")
     prefix = args.prefix or os.environ.get("CGP_PREFIX")
@@ -180,9 +188,10 @@ def main():
                 failed.append(f"{name}/{mode}")
                 continue
             t, p = times["self"], times.get("primal", times["self"])
-            modes[mode] = {"median_ms": t["median"], "min_ms": t["min"],
+            modes[mode] = {"median_ms": t["median"], "min_ms": t["min"], "cv": t["cv"],
                            "real_median_ms": t["real_median"], "primal_median_ms": p["median"],
-                           "ratio": t["median"] / p["median"], **stats}
+                           "ratio": t["median"] / p["median"], "ratio_min": t["min"] / p["min"],
+                           **stats}
         results.append({"inst": inst, "n": n, "check": check, "modes": modes})
 
     os.makedirs(args.build_dir, exist_ok=True)
@@ -209,15 +218,16 @@ def render(results):
         if not m:
             out.append("**Not timed: the gradients disagreed.**\n")
             continue
-        out.append("| tool / plan | median CPU (ms) | min CPU (ms) | gradient / primal | vs ADOL-C | "
-                   "peak tape (MiB) | peak RSS (MiB) | RSS over data (MiB) |")
-        out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        out.append("| tool / plan | median CPU (ms) | min CPU (ms) | cv | gradient / primal "
+                   "(median; min) | vs ADOL-C | peak tape (MiB) | peak RSS (MiB) | "
+                   "RSS over data (MiB) |")
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         a = m.get("adolc", {}).get("ratio")
         for mode in MODES:
             if mode not in m:
                 continue
             x = m[mode]
-            ratio = "1" if mode == "primal" else f"{x['ratio']:.2f}"
+            ratio = "1" if mode == "primal" else f"{x['ratio']:.2f}; {x['ratio_min']:.2f}"
             vs = "" if mode in ("primal", "adolc") or not a else f"{a / x['ratio']:.1f}x faster"
             if mode == "primal":
                 tape = "-"
@@ -229,7 +239,8 @@ def render(results):
                     tape += " (file)"
             rss = x["peak_rss_kb"] / 1024
             over = (x["peak_rss_kb"] - x["base_rss_kb"]) / 1024
-            out.append(f"| {LABELS[mode]} | {x['median_ms']:.3f} | {x['min_ms']:.3f} | {ratio} | "
+            out.append(f"| {LABELS[mode]} | {x['median_ms']:.3f} | {x['min_ms']:.3f} | "
+                       f"{100 * x['cv']:.0f}% | {ratio} | "
                        f"{vs} | {tape} | {rss:.0f} | {over:.0f} |")
         errs = c.get("rel_error_vs_adolc", {})
         out.append(
@@ -254,12 +265,16 @@ def render(results):
         if speed < 5:
             speed_ok = False
         s.append((name, ratio, speed, m["store-all"]["tape_bytes"] / max(m["cgp"]["tape_bytes"], 1),
-                  m["cgp"]["ratio"] / m["store-all"]["ratio"]))
-    lines = ["| kernel | default plan: gradient / primal | ADOL-C / cgp-ad time | "
-             "store-all tape / default tape | default time / store-all time |",
-             "| --- | --- | --- | --- | --- |"]
-    for name, ratio, speed, tape, t in s:
-        lines.append(f"| {name} | {ratio:.2f} | {speed:.1f}x | {tape:.2f}x | {t:.2f}x |")
+                  m["cgp"]["ratio"] / m["store-all"]["ratio"],
+                  m["cgp"]["ratio_min"], m["cgp"]["ratio_min"] / m["store-all"]["ratio_min"],
+                  m["cgp"]["tape_bytes"] / max(m["adolc"]["tape_bytes"], 1)))
+    lines = ["| kernel | default plan: gradient / primal (median; min) | ADOL-C / cgp-ad time | "
+             "store-all tape / default tape | default time / store-all time (median; min) | "
+             "cgp-ad tape / ADOL-C tape |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for name, ratio, speed, tape, t, rmin, tmin, vs in s:
+        lines.append(f"| {name} | {ratio:.2f}; {rmin:.2f} | {speed:.1f}x | {tape:.2f}x | "
+                     f"{t:.2f}x; {tmin:.2f}x | {100 * vs:.1f}% |")
     if ratios:
         med = statistics.median(x for x, _ in ratios)
         worst = max(ratios)
@@ -281,13 +296,28 @@ def render(results):
 
 
 def plot(results, path):
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:  # e.g. a pyenv python3 without the system's python3-matplotlib
+        data = path + ".json"
+        json.dump([{**r, "inst": r["inst"] if isinstance(r["inst"], str) else r["inst"][0]}
+                   for r in results], open(data, "w"))
+        try:
+            for py in ("/usr/bin/python3", "/bin/python3"):
+                if os.path.exists(py) and os.path.realpath(py) != os.path.realpath(sys.executable):
+                    r = subprocess.run([py, os.path.abspath(__file__), "--plot-only", data, path])
+                    if r.returncode == 0:
+                        return
+            print("run.py: no matplotlib; the plot was not drawn", file=sys.stderr)
+        finally:
+            os.remove(data)
+        return
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     tools = [("cgp", "cgp-ad default"), ("store-all", "cgp-ad store-all"),
              ("budget", "cgp-ad budget 1/8"), ("adolc", "ADOL-C")]
     rs = [r for r in results if "primal" in r["modes"]]
-    names = [r["inst"][0] for r in rs]
+    names = [r["inst"] if isinstance(r["inst"], str) else r["inst"][0] for r in rs]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4.8))
     w = 0.2
     for i, (mode, label) in enumerate(tools):
@@ -321,7 +351,8 @@ def write_docs(args, results, tables, summary):
         f"{args.cxxflags}` for every part (kernels, generated code, ADOL-C's taped kernels). "
         f"ADOL-C {adolc_version()}, Google Benchmark {gbench_version()}. Date: "
         f"{datetime.date.today()}. Command: `{cmd}` (prefix `{args.prefix}`; "
-        f"median and minimum of {args.reps} repetitions, each at least {args.min_time} s).\n\n"
+        f"median and minimum of {args.reps} repetitions ({args.slow_reps} for ADOL-C and finite "
+        f"differences), each at least {args.min_time} s).\n\n"
         "Each kernel is one source file in cgp-ad's supported subset, written in terms of a "
         "`real` type; ADOL-C differentiates the same source with `real = adouble` "
         "(`trace_on` with Taylor values kept, `trace_off`, `fos_reverse`, every call: the "
