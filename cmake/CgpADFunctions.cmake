@@ -89,8 +89,9 @@ function(cgp_ad_add_gradients)
     message(FATAL_ERROR "cgp_ad_add_gradients: no SOURCES for '${t}'")
   endif()
   if(NOT TARGET cgp::cgp-ad)
-    message(FATAL_ERROR "cgp_ad_add_gradients: the cgp-ad tool is missing (cgp::cgp-ad): "
-                        "find_package(CgpAD REQUIRED COMPONENTS tool) needs an install with the tool")
+    message(FATAL_ERROR "cgp_ad_add_gradients: the cgp-ad tool (cgp::cgp-ad) is missing: "
+                        "install cgp-ad with its tool (find_package(CgpAD REQUIRED COMPONENTS tool) "
+                        "checks), or add_subdirectory its sources without -DCGP_AD_BUILD_TOOL=OFF")
   endif()
   if(NOT TARGET cgp::runtime)
     message(FATAL_ERROR "cgp_ad_add_gradients: the runtime library cgp::runtime is missing")
