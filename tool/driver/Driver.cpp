@@ -54,9 +54,10 @@ struct Outputs {
   std::map<std::string, std::string> files; // path -> contents
   std::vector<std::string> explanations;    // --explain text, per input
   std::vector<std::string> planObjects;     // --plan-json object, per input
-  /// Per input: the files it read (itself first, then every include), as
+  /// Per input (by file identity: a compilation database may name it by
+  /// another path): the files it read, itself first, then every include, as
   /// absolute paths with the hash of the contents Clang parsed.
-  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> reads;
+  std::map<llvm::sys::fs::UniqueID, std::vector<std::pair<uint64_t, std::string>>> reads;
   bool failed = false;
 };
 
@@ -172,9 +173,14 @@ private:
   void recordReads(clang::CompilerInstance &ci) {
     clang::SourceManager &sm = ci.getSourceManager();
     clang::FileManager &fm = ci.getFileManager();
-    std::string input = getCurrentFile().str();
-    auto &reads = outputs_.reads[input];
-    std::vector<std::string> names{input};
+    clang::OptionalFileEntryRef main = sm.getFileEntryRefForID(sm.getMainFileID());
+    if (!main)
+      return; // no stamp then: the run is redone next time
+    auto &reads = outputs_.reads[main->getUniqueID()];
+    std::vector<std::string> names{getCurrentFile().str()};
+    for (const auto &read : reads) // a second compile command of the same input
+      names.push_back(read.second);
+    reads.clear();
     for (const std::string &name : includes_->getDependencies())
       names.push_back(name);
     std::set<std::string> seen;
@@ -361,11 +367,18 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
     outputs.files[options.planJsonPath] =
         planDocument(outputs.planObjects, options.plan, toolVersion());
   // Depfiles: the two outputs depend on the input and all it included.
+  std::map<std::string, std::vector<std::pair<uint64_t, std::string>>> readsOf;
+  for (const std::string &input : inputs) {
+    llvm::sys::fs::UniqueID id;
+    if (!llvm::sys::fs::getUniqueID(input, id) && outputs.reads.count(id))
+      readsOf[input] = outputs.reads[id];
+  }
   for (const std::string &input : inputs) {
     std::string ext = llvm::sys::path::extension(input).str();
-    std::vector<std::string> prerequisites;
-    for (const auto &read : outputs.reads[input])
-      prerequisites.push_back(read.second);
+    std::vector<std::string> prerequisites{input};
+    for (const auto &read : readsOf[input])
+      if (read.second != input)
+        prerequisites.push_back(read.second);
     outputs.files[outputPath(options.outputDir, input, ".cgp.d")] =
         depfileText({outputPath(options.outputDir, input, ".cgp" + ext),
                      outputPath(options.outputDir, input, ".cgp.h")},
@@ -385,12 +398,17 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
   // Stamps last: each lists what the input read and every file this run
   // wrote, so a stamp never vouches for outputs that are not on disk.
   for (const std::string &input : inputs) {
+    std::string stampPath = outputPath(options.outputDir, input, ".cgp.stamp");
+    if (readsOf[input].empty()) { // cannot vouch for this input: no stamp
+      llvm::sys::fs::remove(stampPath);
+      continue;
+    }
     Stamp stamp;
     stamp.key = keys[input];
-    stamp.files = outputs.reads[input];
+    stamp.files = readsOf[input];
     for (const auto &[path, contents] : outputs.files)
       stamp.files.emplace_back(contentHash(contents), absolutePath(path));
-    if (!write(outputPath(options.outputDir, input, ".cgp.stamp"), stampText(stamp)))
+    if (!write(stampPath, stampText(stamp)))
       return 1;
   }
   for (const std::string &text : outputs.explanations)
