@@ -24,7 +24,6 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/CgpADConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/CgpADConfig.cmake ${PROJECT_BINARY_DIR}/CgpADConfigVersion.cmake
         DESTINATION ${CGP_AD_INSTALL_CMAKEDIR})
 
-# cgp_ad_add_gradients() (interface.md section 4), once cmake/CgpADFunctions.cmake exists.
-if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/CgpADFunctions.cmake)
-  install(FILES ${CMAKE_CURRENT_LIST_DIR}/CgpADFunctions.cmake DESTINATION ${CGP_AD_INSTALL_CMAKEDIR})
-endif()
+# cgp_ad_add_gradients() (interface.md section 4) and the step its commands run.
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/CgpADFunctions.cmake ${CMAKE_CURRENT_LIST_DIR}/CgpADDepfile.cmake
+        DESTINATION ${CGP_AD_INSTALL_CMAKEDIR})

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # quickstart.sh [--prefix DIR] - on a fresh Debian 12 machine: installs missing packages, builds
-# and installs cgp-ad (build/, build/quickstart-prefix), then differentiates, builds and runs each
-# sample into build/samples/NAME/. --prefix DIR uses the cgp-ad installed in DIR instead.
+# and installs cgp-ad (build/, build/quickstart-prefix), then builds the samples as a CMake project
+# (samples/CMakeLists.txt, into build/samples/) and for each: differentiates and builds it, prints
+# the plan cgp-ad chose and runs it. --prefix DIR uses the cgp-ad installed in DIR instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -16,7 +17,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
-    -h | --help) sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -40,16 +41,26 @@ if [ ! -x "$prefix/bin/cgp-ad" ]; then
   exit 1
 fi
 
-# Differentiates samples/NAME/NAME.cpp, builds it with samples/NAME/main.cpp, runs it.
+# The samples' build tree: find_package(CgpAD) from $prefix (CgpAD_DIR too, since a cached
+# one from an earlier --prefix would win), Ninja when there is one and no tree yet.
+samples_build=build/samples
+generator=()
+if [ ! -f "$samples_build/CMakeCache.txt" ] && command -v ninja >/dev/null; then
+  generator=(-G Ninja)
+fi
+configured=0
+step cmake -S samples -B "$samples_build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCgpAD_DIR="$prefix/lib/cmake/CgpAD" && configured=1
+
+# Builds sample NAME (cgp_ad_add_gradients runs cgp-ad on samples/NAME/NAME.cpp, then the
+# compiler builds the generated NAME.cgp.cpp with main.cpp), prints the plan, runs it.
 run_sample() {
   local name=$1
-  local dir=build/samples/$name
-  local gen=$dir/gen
-  mkdir -p "$dir"
-  step "$prefix/bin/cgp-ad" "samples/$name/$name.cpp" -o "$gen" -- -std=c++17 || return 1
-  step c++ -std=c++17 -O2 -Wall -Wextra -I "$prefix/include" -I "$gen" "$gen/$name.cgp.cpp" \
-    "samples/$name/main.cpp" -L "$prefix/lib" -lcgp_rt -lm -o "$dir/$name" || return 1
-  step "$dir/$name" || return 1
+  [ "$configured" = 1 ] || return 1
+  step cmake --build "$samples_build" --target "$name" -j"$(nproc)" || return 1
+  step "$prefix/bin/cgp-ad" --explain "samples/$name/$name.cpp" -o "$samples_build/$name/plan" \
+    -- -std=c++17 || return 1
+  step "$samples_build/$name/$name" || return 1
 }
 
 status=()

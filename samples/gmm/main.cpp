@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-// The kernel, defined in gmm.cpp (compiled as gen/gmm.cgp.cpp).
+// The kernel, defined in gmm.cpp (the build compiles the generated gmm.cgp.cpp instead).
 double gmm_loss(const double* alphas, const double* means, const double* icf, const double* x,
                 int n, double wishart_gamma, int wishart_m);
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-// The kernel, defined in lstm.cpp (compiled as gen/lstm.cgp.cpp).
+// The kernel, defined in lstm.cpp (the build compiles the generated lstm.cgp.cpp instead).
 double lstm_loss(const double* Wx, const double* Wh, const double* b, const double* Wy,
                  const double* by, const int* tokens, const int* start, const int* len,
                  int nseq);

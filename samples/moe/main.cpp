@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-// The kernel, defined in moe.cpp (compiled as gen/moe.cgp.cpp).
+// The kernel, defined in moe.cpp (the build compiles the generated moe.cgp.cpp instead).
 double moe_loss(const double* X, const double* Y, const double* Wg, const double* bg,
                 const double* We, const double* be, int n);
 

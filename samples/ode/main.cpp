@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-// The kernel, defined in ode.cpp (compiled as gen/ode.cgp.cpp).
+// The kernel, defined in ode.cpp (the build compiles the generated ode.cgp.cpp instead).
 double ode_loss(const double* theta, const double* z0, const double* t_obs, const double* z_obs,
                 int nobs, double tol);
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # check-consumer.sh PREFIX [--no-tool]: checks an installed cgp-ad as a user
 # would: builds and runs tests/install/consumer with find_package(CgpAD) (Ninja,
-# Unix Makefiles, a moved copy of PREFIX), differentiating its kernel with cgp-ad,
-# then main.cpp with the plain command line of interface.md section 4.
+# Unix Makefiles, a moved copy of PREFIX), differentiating its kernel with cgp-ad
+# from a custom command that uses cgp-ad's depfile, then main.cpp with the plain
+# command line of interface.md section 4. (tests/cmake/check-gradients.sh checks
+# cgp_ad_add_gradients().)
 # --no-tool: PREFIX has no cgp-ad (built with -DCGP_AD_BUILD_TOOL=OFF).
 set -euo pipefail
 
@@ -42,6 +44,11 @@ build_with() {
     echo "// changed" >>"$work/src/kernel.cpp"
     log=$(cmake --build "$3" 2>&1) || { echo "$log"; fail "rebuild ($1)"; }
     grep -q 'kernel\.cgp' <<<"$log" || fail "cgp-ad not rerun after kernel.cpp changed ($1)"
+    # So must changing a header it includes (cgp-ad's depfile), and nothing else.
+    echo "// changed" >>"$work/src/cube.h"
+    log=$(cmake --build "$3" 2>&1) || { echo "$log"; fail "rebuild ($1)"; }
+    grep -q 'kernel\.cgp' <<<"$log" || fail "cgp-ad not rerun after cube.h changed ($1)"
+    "$3/consumer_grad" || fail "the gradient is wrong after cube.h changed ($1)"
   fi
 }
 

@@ -2,7 +2,8 @@
 //
 // Parses each input with Clang (LibTooling), finds its kernels, lowers,
 // differentiates and prints them, and writes the outputs only if every
-// input succeeded. The command line itself is read in main.cpp.
+// input succeeded, with a depfile and a stamp beside each input's outputs
+// (see emit/OutputFiles.h). The command line itself is read in main.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_DRIVER_DRIVER_H
@@ -25,6 +26,9 @@ struct DriverOptions {
   std::string planJsonPath; // --plan-json=FILE
   std::string reportPath;   // --report=FILE.html
   std::string executablePath; // to find the installed include/ folder
+  /// The command line after the program name, for the stamp of the run:
+  /// a rerun with the same command line, tool and file contents exits at once.
+  std::vector<std::string> commandLine;
 };
 
 /// Exit status of the tool: 0 success, 1 errors in the input.

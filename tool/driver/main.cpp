@@ -97,6 +97,8 @@ static void printVersion(llvm::raw_ostream &os) {
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(category);
+  // Before the parser cuts the flags after `--` off argv.
+  std::vector<std::string> commandLine(argv + 1, argv + argc);
   auto parser = clang::tooling::CommonOptionsParser::create(argc, argv, category, cl::OneOrMore,
                                                             "cgp-ad: gradients of C++ kernels\n");
   if (!parser) {
@@ -135,5 +137,6 @@ int main(int argc, const char **argv) {
   options.plan.storeAll = strategy == "store-all";
   static int anchor;
   options.executablePath = llvm::sys::fs::getMainExecutable(argv[0], &anchor);
+  options.commandLine = std::move(commandLine);
   return cgp::runDriver(parser->getCompilations(), parser->getSourcePathList(), options);
 }

@@ -15,6 +15,12 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/keep -- -std=c++17 -DSYNTAX 2>/dev/null
 // RUN: cmp %t/before.cpp %t/keep/input-errors.cgp.cpp
 // RUN: test "$(date -r %t/keep/input-errors.cgp.cpp +%%Y)" = 2001
+//
+// Two inputs with one NAME (k.cpp, k.cc) would both write NAME.cgp.h.
+// RUN: mkdir -p %t/two && cp %s %t/two/k.cpp && cp %s %t/two/k.cc
+// RUN: %expect-exit 1 %cgpad %t/two/k.cpp %t/two/k.cc -o %t/two/out -- -std=c++17 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: test ! -e %t/two/out
+// SAME: cgp-ad: error: '{{.*}}k.cc' and '{{.*}}k.cpp' would write the same outputs
 #include <cgp/cgp.h>
 
 CGP_GRAD(x)
