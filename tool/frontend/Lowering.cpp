@@ -53,12 +53,20 @@ ScalarType Lowering::scalarType(clang::QualType t, clang::SourceLocation loc) {
 
 Function *Lowering::lowerKernel(const KernelRequest &request) {
   Function *kernel = nullptr;
+  if (failed_.count(request.definition->getCanonicalDecl()))
+    return nullptr; // marked twice (CGP_GRAD and CGP_JVP): reported once
+  auto before = lowered_;
+  auto customBefore = custom_;
   try {
     kernel = lowerFunction(request.definition);
   } catch (const Unsupported &u) {
     diag_.error(u.loc, "cannot differentiate '" + request.definition->getNameAsString() +
                            "': " + u.message);
     callStack_.clear();
+    // Functions lowered halfway must not serve later kernels.
+    lowered_ = before;
+    custom_ = customBefore;
+    failed_.insert(request.definition->getCanonicalDecl());
     return nullptr;
   }
   kernel->isKernel = true;

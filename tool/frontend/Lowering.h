@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,7 @@ private:
   std::map<const clang::VarDecl *, Var *> vars_;
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
+  std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed
 };
 
 } // namespace cgp

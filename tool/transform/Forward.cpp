@@ -128,8 +128,30 @@ StmtRef TangentBuilder::stmt(const StmtRef &s) {
     if (isCall(s))
       return callStmt(s);
     return s->kind == StmtKind::Assign ? assignStmt(s) : s;
+  case StmtKind::For: {
+    // A `for` header holds one statement: an init or step whose tangent
+    // makes it two moves before the loop or to the end of the body.
+    auto copy = std::make_shared<StmtNode>(*s);
+    StmtRef init = stmt(s->init), step = stmt(s->step);
+    copy->body = stmt(s->body);
+    std::vector<StmtRef> out;
+    copy->init = init;
+    if (init && init->kind == StmtKind::Block) {
+      out.push_back(init);
+      copy->init = nullptr;
+      copy->declaresIndex = false;
+    }
+    copy->step = step;
+    if (step && step->kind == StmtKind::Block) {
+      copy->body = block({copy->body, step});
+      copy->step = nullptr;
+    }
+    if (out.empty())
+      return copy;
+    out.push_back(copy);
+    return block(out);
+  }
   case StmtKind::If:
-  case StmtKind::For:
   case StmtKind::While:
   case StmtKind::DoWhile:
   case StmtKind::Switch: {
@@ -333,11 +355,20 @@ ExprRef TangentBuilder::dot(const ExprRef &e, std::vector<StmtRef> &pre) {
     }
   }
   case ExprKind::Select: {
-    ExprRef da = dot(e->operands[1], pre), db = dot(e->operands[2], pre);
+    std::vector<StmtRef> preA, preB;
+    ExprRef da = dot(e->operands[1], preA), db = dot(e->operands[2], preB);
     if (!da && !db)
       return nullptr;
     ExprRef zero = constant(0, e->type);
-    return select(e->operands[0], da ? da : zero, db ? db : zero);
+    if (preA.empty() && preB.empty())
+      return select(e->operands[0], da ? da : zero, db ? db : zero);
+    // Temporaries of an arm are computed only when that arm is taken.
+    Var *t = temp("t_choice", e->type, false);
+    pre.push_back(decl(t, zero));
+    preA.push_back(assign(varRef(t), da ? da : zero));
+    preB.push_back(assign(varRef(t), db ? db : zero));
+    pre.push_back(ifStmt(e->operands[0], block(preA), block(preB)));
+    return varRef(t);
   }
   case ExprKind::Math:
     return dotMath(e, pre);
@@ -472,7 +503,7 @@ private:
   }
 
   /// The tangent function of `f`: f_jvp for a kernel (`entry`), returning
-  /// the tangent of f's value; g_jvp for a helper, returning g's value and
+  /// the tangent of f's value; g_tan for a helper, returning g's value and
   /// the tangent of it through `t_ret` when `resultActive`.
   Function *generate(Function &f, const std::vector<bool> &active, bool resultActive,
                      bool entry);
@@ -502,8 +533,10 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   ActivityResult act = analyzeActivity(f, seeds, summaries_);
 
   Function *g = module_.newFunction();
+  // Helpers' variants are g_tan, g_tan_2...: g_jvp is the entry point of a
+  // kernel g, which a kernel may also call as a helper.
   int n = entry ? 1 : ++variantCount_[&f];
-  g->name = f.name + "_jvp" + (n == 1 ? "" : "_" + std::to_string(n));
+  g->name = f.name + (entry ? "_jvp" : "_tan") + (n == 1 ? "" : "_" + std::to_string(n));
   g->namespaces = f.namespaces;
   g->pos = f.pos;
   g->params = f.params;

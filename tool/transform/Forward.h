@@ -7,7 +7,7 @@
 // the tangent of f's value: the directional derivative along the tangents
 // the caller passes.
 //
-// Helpers get one function per way they are called, g_jvp: g's parameters,
+// Helpers get one function per way they are called, g_tan: g's parameters,
 // the tangents of the arguments that carry one, and `R* t_ret` for the
 // tangent of the result; it returns g's value. A function with a custom
 // pullback and no visible body is differentiated through its pullback,

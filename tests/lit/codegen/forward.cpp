@@ -2,7 +2,7 @@
 // parameter order (by value for a scalar, a pointer of the same constness
 // for a buffer), computes each tangent just before the assignment it
 // belongs to, keeps the kernel's control flow, uses no tape, and returns the
-// tangent of the result. A helper gets g_jvp: its value, and the tangent of
+// tangent of the result. A helper gets g_tan: its value, and the tangent of
 // its result through t_ret. The header declares f_jvp next to f_grad.
 //
 // RUN: rm -rf %t && %cgpad %s -o %t -- -std=c++17
@@ -26,7 +26,7 @@ double k(const double *x, double *y, double s, int n) {
   return acc;
 }
 
-// CHECK-LABEL: static inline double sq_jvp(double v, double t_v, double *t_ret) {
+// CHECK-LABEL: static inline double sq_tan(double v, double t_v, double *t_ret) {
 // CHECK: t_result = t_v * v + v * t_v;
 // CHECK-NEXT: result = v * v;
 // CHECK-NEXT: *t_ret = t_result;
@@ -37,7 +37,7 @@ double k(const double *x, double *y, double s, int n) {
 // CHECK: for (int i = 0; !break_i && i < n; ++i) {
 // CHECK: t_y[i] = (t_s * x[i] + s * t_x[i]) * std::cos(s * x[i]);
 // CHECK-NEXT: y[i] = std::sin(s * x[i]);
-// CHECK: sq_ret = ::sq_jvp(y[i], t_y[i], &t_sq);
+// CHECK: sq_ret = ::sq_tan(y[i], t_y[i], &t_sq);
 // CHECK: return t_result;
 
 // HEADER: // Gradient of 'k'.
