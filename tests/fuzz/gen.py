@@ -21,7 +21,10 @@ float kernels a traced twin in double (the finite-difference reference).
 `python3 gen.py SEED` prints the kernel and its test case.
 """
 import random
+import re
 import sys
+
+GLOBAL_NAME = re.compile(r"^k\d+_[gk]$")  # constant globals of kernel kN: kN_g (array), kN_k (scalar)
 
 # ---------------------------------------------------------------- rendering
 
@@ -64,8 +67,9 @@ class Lit(Node):
 class Ref(Node):
     """A variable or an element: name, then int index nodes; deref=True: *p or *(p + k)."""
 
-    def __init__(self, name, idx=(), mag=3.0, deref=None):
+    def __init__(self, name, idx=(), mag=3.0, deref=None, glob=False):
         self.name = name
+        self.glob = glob
         self.idx = list(idx)
         self.mag = mag
         self.deref = deref
@@ -73,7 +77,9 @@ class Ref(Node):
     def r(self, c):
         if self.deref is not None:
             return "*%s" % self.name if self.deref == 0 else "*(%s + %d)" % (self.name, self.deref)
-        return self.name + "".join("[%s]" % i.r(c) for i in self.idx)
+        glob = self.glob or GLOBAL_NAME.match(self.name)
+        name = self.name + c.suffix if glob else self.name  # constant globals are renamed in twins
+        return name + "".join("[%s]" % i.r(c) for i in self.idx)
 
 
 class Bin(Node):
@@ -320,8 +326,9 @@ def strip_parens(s):
 class FArr:
     """A floating array: name, dims (ints, or a symbol such as 'm' in helpers), writable, how to pass it."""
 
-    def __init__(self, name, dims, writable, pointer):
+    def __init__(self, name, dims, writable, pointer, glob=False):
         self.name, self.dims, self.writable, self.pointer = name, dims, writable, pointer
+        self.glob = glob
 
 
 class IVar:
@@ -337,6 +344,7 @@ class Scope:
             self.level = 0
         else:
             self.fs, self.arrs, self.ints = list(parent.fs), list(parent.arrs), list(parent.ints)
+            self.bools = list(getattr(parent, "bools", []))
             self.loop, self.loops_kind, self.in_switch = parent.loop, list(parent.loops_kind), parent.in_switch
             self.level = parent.level + 1
 
@@ -348,6 +356,10 @@ class Helper:
 
 
 # ---------------------------------------------------------------- the generator
+
+# Known cgp-ad bugs (tests/fuzz/regressions/NNN_*.cpp) whose patterns the generator
+# steers clear of, so that they do not hide other bugs; run.py --no-avoid keeps them.
+AVOID = {"001", "002"}
 
 FMAX = 6.0  # magnitude above which an expression is squashed
 VMAG = 3.0  # assumed magnitude of variables
@@ -368,6 +380,9 @@ class Gen:
         self.max_loop = 3
         self.in_helper = False
         self.level_of = {}  # name -> nesting level of its declaration
+        self.bools = []
+        self.globals = []  # (name, values, is_array) of constant globals
+        self.global_names = set()
 
     # -- small utilities
     def fresh(self, base):
@@ -460,13 +475,13 @@ class Gen:
         opts.append((1, ("lit", None)))
         kind, v = self.wpick(opts)
         if kind == "f":
-            return Ref(v[0], mag=v[1])
+            return Ref(v[0], mag=v[1], glob=v[0] in self.global_names)
         if kind == "a":
             if a_is_scalar_ptr(v) and self.chance(0.5):
                 return Ref(v.name, deref=0)
             if v.pointer and isinstance(v.dims[0], int) and v.dims[0] > 1 and self.chance(0.1):
                 return Ref(v.name, deref=r.randrange(v.dims[0]))
-            return Ref(v.name, [self.index_into(scope, d) for d in v.dims], mag=VMAG)
+            return Ref(v.name, [self.index_into(scope, d) for d in v.dims], mag=VMAG, glob=v.glob)
         if kind == "i":
             iv = self.pick(scope.ints)
             return IntAsT(IV(iv.name), self.const(0.05, 0.4), self.chance(0.3))
@@ -598,6 +613,9 @@ class Gen:
                 c = Cmp(self.pick(["<", ">", "==", "<="]), IV(i.name), IV(j.name), False)
             else:
                 c = Cmp(self.pick(["<", ">", "==", ">="]), IV(i.name), IV(str(r.randint(0, 4))), False)
+        bl = getattr(scope, "bools", [])
+        if bl and self.chance(0.2):
+            c = IV(self.pick(bl)) if self.chance(0.7) else Logic("!", IV(self.pick(bl)))
         if self.chance(0.2):
             c = Logic(self.pick(["&&", "||"]), c, self.cond_simple(scope))
         elif self.chance(0.07):
@@ -646,6 +664,7 @@ class Gen:
             (5 if self.budget > 2 else 0, "switch"),
             (6 if scope.loop else 0, "brk"), (4 if scope.loop else 0, "ret"),
             (7 if self.void_helpers() and not self.in_helper else 0, "vcall"),
+            (5 if self.out_helpers() and not self.in_helper and has_target else 0, "ocall"),
             (2 if counters and has_target else 0, "bufpush"),
         ]
         k = self.wpick(w)
@@ -653,6 +672,11 @@ class Gen:
 
     def st_decl(self, scope):
         r = self.r
+        if self.chance(0.08) and not self.in_helper:
+            name = self.fresh("b")
+            self.bools.append(name)
+            scope.bools = getattr(scope, "bools", []) + [name]
+            return [Decl("bool %s = %s;", name, self.cond(scope))]
         if self.chance(0.2):
             name = self.fresh("q")
             if self.chance(0.5):
@@ -727,6 +751,8 @@ class Gen:
 
     def st_assign(self, scope):
         t = self.target(scope)
+        if t is None:
+            return self.st_decl(scope)
         if self.chance(0.5):  # a recurrence: the new value depends on the old one
             e = Bin(self.pick(["+", "*", "-"]), t, self.fexpr(scope, self.r.randint(0, 2)))
             return [Line("%s = %s;", t, self.squash_to(e, VMAG))]
@@ -742,6 +768,8 @@ class Gen:
         fl = [v for v in scope.fs if v[2]]
         if counters and (not fl or self.chance(0.6)):
             v = self.pick(counters)
+            if self.chance(0.3):
+                return [Line("%s %s %d;", v.name, self.pick(["+=", "%=", "*="]), self.r.randint(2, 5))]
             return [Line(self.pick(["%s++;", "++%s;"]), v.name)]
         if fl:
             v = self.pick(fl)
@@ -796,7 +824,8 @@ class Gen:
         if kind == "for_c":
             inner.ints.append(IVar(i, 0, K - 1))
             body = self.block(inner, r.randint(1, nb))
-            return [Block("for (int %s = 0; %s; ++%s) {", body, "}", (i, Cmp("<", IV(i), IV(str(K)), False), i))]
+            ty = self.pick(["int"] * 5 + ["unsigned", "std::size_t"])
+            return [Block("for (%s %s = 0; %s; ++%s) {", body, "}", (ty, i, Cmp("<", IV(i), IV(str(K)), False), i))]
         if kind == "for_n":
             nv = self.pick(nvars)
             sym = nv.name if self.in_helper else None
@@ -921,7 +950,10 @@ class Gen:
 
     # -- helpers
     def value_helpers(self):
-        return [h for h in self.helpers if h.kind != "void"]
+        return [h for h in self.helpers if h.kind == "value"]
+
+    def out_helpers(self):
+        return [h for h in self.helpers if h.kind == "value_out"]
 
     def void_helpers(self):
         return [h for h in self.helpers if h.kind == "void"]
@@ -951,13 +983,14 @@ class Gen:
                 off = IV(self.pick(ivs).name)
             elif room > 0 and self.chance(0.6):
                 off = IV(str(r.randint(0, room)))
-            if a.pointer:
-                if off is None:
-                    return PtrArg(lambda c, n=a.name: n), a.name
-                return PtrArg(lambda c, n=a.name, o=off: "%s + %s" % (n, o.r(c))), a.name
+            sfx = a.glob  # constant globals are renamed in the twins
             if off is None:
-                return PtrArg(lambda c, n=a.name: n), a.name
-            return PtrArg(lambda c, n=a.name, o=off: "&%s[%s]" % (n, o.r(c))), a.name
+                return PtrArg(lambda c, n=a.name: n + (c.suffix if sfx else "")), a.name
+            # '&a[k]' or 'a + k'; known bug 002: '&a[k]' of a const parameter or global is refused
+            amp = not (a.pointer or a.glob) or (self.chance(0.3) and not ("002" in AVOID and not a.writable))
+            if amp:
+                return PtrArg(lambda c, n=a.name, o=off: "&%s%s[%s]" % (n, c.suffix if sfx else "", o.r(c))), a.name
+            return PtrArg(lambda c, n=a.name, o=off: "%s%s + %s" % (n, c.suffix if sfx else "", o.r(c))), a.name
         row = self.index_into(scope, a.dims[0])
         room = a.dims[1] - need
         if room > 0 and self.chance(0.4):
@@ -966,20 +999,28 @@ class Gen:
         return PtrArg(lambda c, n=a.name, rw=row: "%s[%s]" % (n, rw.r(c))), a.name
 
     def call_args(self, scope, h, d):
-        args, used = [], []
-        ok = True
-        for kind, _ in h.params:
-            if kind == "T":
-                args.append(self.squash_to(self.fexpr(scope, d), VMAG))
-            elif kind == "m":
-                args.append(IV(str(self.cur_m)))
+        """Arguments of a call of h: pointers first (distinct arrays), then scalars."""
+        args, used, written = [None] * len(h.params), [], set()
+        for k, (kind, _) in enumerate(h.params):
+            if kind == "m":
+                args[k] = IV(str(self.cur_m))
             elif kind in ("in", "out", "one"):
                 need = self.cur_m if kind != "one" else 1
                 p, base = self.ptr_source(scope, need, kind != "in", avoid=used)
                 if p is None:
                     return None
                 used.append(base)
-                args.append(p)
+                if kind != "in":
+                    written.add(base)
+                args[k] = p
+        sc = scope
+        if "001" in AVOID and written:
+            # known bug 001: a scalar argument that reads an array the call writes
+            sc = Scope(scope)
+            sc.arrs = [a for a in scope.arrs if a.name not in written]
+        for k, (kind, _) in enumerate(h.params):
+            if kind == "T":
+                args[k] = self.squash_to(self.fexpr(sc, d), VMAG)
         return args
 
     def value_call(self, scope, d):
@@ -1000,11 +1041,22 @@ class Gen:
                 return [Line("%s;", Call(h.name, args))]
         return self.st_assign(scope)
 
+    def st_ocall(self, scope):
+        """t = h(out, ...) / t += h(out, ...): a value helper that also writes through a pointer."""
+        for _ in range(3):
+            h = self.pick(self.out_helpers())
+            self.cur_m = self.r.randint(1, 3)
+            t = self.target(scope)
+            args = self.call_args(scope, h, 1)
+            if args is not None:
+                return [Line("%s %s %s;", t, self.pick(["=", "+="]), Call(h.name, args, mag=h.mag))]
+        return self.st_assign(scope)
+
     def make_helper(self, idx):
         """A helper with a visible body; returns (Helper, signature fn, body)."""
         r = self.r
         name = "%s_h%d" % (self.name, idx)
-        kind = self.wpick([(3, "scalar"), (2, "reduce"), (3, "void_arr"), (2, "void_one")])
+        kind = self.wpick([(3, "scalar"), (2, "reduce"), (3, "void_arr"), (2, "void_one"), (2, "value_out")])
         scope = Scope()
         self.in_helper = True
         self.budget = r.randint(2, 6)
@@ -1039,6 +1091,25 @@ class Gen:
             body += self.block(scope, r.randint(0, 1))
             body.append(Line("return %s;", self.squash_to(self.ret_expr(scope), 4.0)))
             mag = 4.0
+        elif kind == "value_out":
+            self.fn_ret = "T"
+            params = [("out", "y"), ("in", "p"), ("m", "m"), ("T", "u")]
+            scope.arrs.append(FArr("y", ["m"], True, True))
+            scope.arrs.append(FArr("p", ["m"], False, True))
+            scope.ints.append(IVar("m", 1, 3))
+            scope.fs.append(("u", VMAG, False))
+            acc = self.fresh("acc")
+            scope.fs.append((acc, VMAG, True))
+            self.runtime_bounds = {"m"}
+            inner = Scope(scope)
+            inner.loop = 1
+            inner.ints.append(IVar("j", 0, 2, sym="m"))
+            lb = self.block(inner, r.randint(1, 2))
+            lb.append(Line("y[j] = %s;", Math("tanh", [Bin("+", Ref("y", [IV("j")]), Bin("*", Ref("p", [IV("j")]), Ref(acc)))], self.style(), 1)))
+            lb.append(Line("%s += %s;", acc, Bin("*", Lit(self.const(0.2, 0.6)), Ref("y", [IV("j")]))))
+            body = [Decl("%s %s = %s;", "T", acc, Ref("u")), Block("for (int j = 0; j < m; ++j) {", lb, "}")]
+            body.append(Line("return %s;", self.squash_to(self.ret_expr(scope), 4.0)))
+            mag = 4.0
         elif kind == "void_arr":
             self.fn_ret = "void"
             params = [("out", "y"), ("in", "p"), ("m", "m"), ("T", "u")]
@@ -1067,7 +1138,8 @@ class Gen:
             mag = 0
         self.in_helper = False
         self.runtime_bounds = set()
-        h = Helper(name, "void" if kind.startswith("void") else "value", params, None)
+        h = Helper(name, "void" if kind.startswith("void") else "value_out" if kind == "value_out" else "value",
+                   params, None)
         h.mag = mag if mag else 3.0
         static = self.pick(["static ", "", "inline "])
         return h, (static, params), body
@@ -1084,8 +1156,18 @@ class Gen:
             helper_defs.append((h, sig, body))
             self.helpers.append(h)
 
-        # parameters
+        # parameters and constant globals
         scope = Scope()
+        if self.chance(0.25):
+            name = "%s_g" % self.name
+            vals = [self.const(-1.5, 1.5) for _ in range(r.randint(2, 5))]
+            self.globals.append((name, vals, True))
+            scope.arrs.append(FArr(name, [len(vals)], False, False, glob=True))
+        if self.chance(0.15):
+            name = "%s_k" % self.name
+            self.globals.append((name, [self.const(0.2, 1.5)], False))
+            self.global_names.add(name)
+            scope.fs.append((name, 1.5, False))
         params = []  # (ctype key, name, info)
         LX = r.randint(2, 6)
         params.append(("in", "x", LX))
@@ -1177,6 +1259,12 @@ class Gen:
 
     def render_kernel(self, c, marked):
         out = []
+        for name, vals, arr in self.globals:
+            if arr:
+                out.append("static const %s %s%s[%d] = {%s};" % (c.T, name, c.suffix, len(vals),
+                                                                ", ".join(lit(v, c) for v in vals)))
+            else:
+                out.append("constexpr %s %s%s = %s;" % (c.T, name, c.suffix, lit(vals[0], c)))
         for hd in self.helper_defs:
             out += self.render_helper(hd, c)
         if marked:

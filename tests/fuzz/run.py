@@ -150,7 +150,8 @@ class Fuzzer:
         st, out = run_cmd([self.cxx] + cxxflags + ["-I", HERE, "-c", "main.cpp", "-o", "main.o"],
                           self.args.compile_timeout, cwd=d)
         if st != "ok":
-            return self.split_or_fail(seeds, d, "generator: main.cpp does not compile (%s)" % st, out, None)
+            return self.split_or_fail(seeds, d, "generator: main.cpp does not compile (%s)" % st, out, None,
+                                      named_kernels(out, seeds))
         outputs = {}
         for mode, opts, extra_env in MODES:
             md = os.path.join(d, mode)
@@ -177,7 +178,8 @@ class Fuzzer:
                                                       os.path.join(mode, "kern.o")],
                               self.args.compile_timeout, cwd=d)
             if st != "ok":
-                return self.split_or_fail(seeds, d, "generated code does not compile (%s)" % st, out, mode)
+                return self.split_or_fail(seeds, d, "generated code does not compile (%s)" % st, out, mode,
+                                          named_kernels(out, seeds))
             st, out = run_cmd([self.cxx, "main.o", os.path.join(mode, "kern.o"), "-o", os.path.join(mode, "run"),
                                "-L", os.path.join(self.prefix, "lib"), "-lcgp_rt", "-lm"],
                               self.args.compile_timeout, cwd=d)
@@ -244,6 +246,12 @@ class Fuzzer:
         return res
 
 
+def named_kernels(out, seeds):
+    """Seeds whose functions (kN, kN_grad, kN_h0_tr, ...) a compiler message names."""
+    names = {int(m.group(1)) for m in re.finditer(r"\bk(\d+)(?:_\w*)?\b", out)}
+    return names & set(seeds)
+
+
 def tail(out, n=25):
     lines = out.strip().splitlines()
     if len(lines) > n:
@@ -299,6 +307,8 @@ def main():
     ap.add_argument("--known", default=os.path.join(HERE, "known-failures.txt"),
                     help="seeds that fail because of known cgp-ad bugs (not counted as failures)")
     ap.add_argument("--strict", action="store_true", help="known failures fail the run too")
+    ap.add_argument("--no-avoid", action="store_true",
+                    help="let the generator produce the patterns of known bugs too (gen.AVOID)")
     ap.add_argument("--tool-timeout", type=int, default=120)
     ap.add_argument("--compile-timeout", type=int, default=600)
     ap.add_argument("--run-timeout", type=int, default=120)
@@ -316,6 +326,8 @@ def main():
     args.cgp_ad = os.path.abspath(args.cgp_ad)
     if not os.path.exists(args.cgp_ad):
         ap.error("no cgp-ad at %s" % args.cgp_ad)
+    if args.no_avoid:
+        gen.AVOID.clear()
     seeds = parse_seeds(args.seeds)
     if not seeds:
         ap.error("no seeds")
