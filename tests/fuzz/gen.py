@@ -609,7 +609,7 @@ class Gen:
             if kk < 0.4:
                 c = Cmp(self.pick(["==", "!="]), IBin("%", IV(i.name), IV(str(r.randint(2, 3)))), IV("0"), False)
             elif kk < 0.7 and len(scope.ints) > 1:
-                j = self.pick(scope.ints)
+                j = self.pick([v for v in scope.ints if v is not i])
                 c = Cmp(self.pick(["<", ">", "==", "<="]), IV(i.name), IV(j.name), False)
             else:
                 c = Cmp(self.pick(["<", ">", "==", ">="]), IV(i.name), IV(str(r.randint(0, 4))), False)
