@@ -381,6 +381,7 @@ class Gen:
         self.in_helper = False
         self.level_of = {}  # name -> nesting level of its declaration
         self.bools = []
+        self.long_loops = 0
         self.globals = []  # (name, values, is_array) of constant globals
         self.global_names = set()
 
@@ -806,12 +807,15 @@ class Gen:
             return Decl("%s %s = %s;", "T", name, self.leaf(scope))
         return Line("%s += %s;", t, Lit(self.const(0.1, 0.5)))
 
-    def st_loop(self, scope):
+    def st_loop(self, scope, force=None):
         r = self.r
         inner = Scope(scope)
         inner.loop += 1
+        long_ok = scope.loop == 0 and not self.in_helper and not self.long_loops
         kind = self.wpick([(5, "for_c"), (4, "for_n"), (2, "for_back"), (1, "for_step"), (2, "for_tri"),
-                           (3, "while"), (2, "do"), (1, "forever")])
+                           (3, "while"), (2, "do"), (1, "forever"), (4 if long_ok else 0, "for_long")])
+        if force:
+            kind = force
         nvars = [v for v in scope.ints if v.name in self.runtime_bounds]
         loopvars = [v for v in scope.ints if v.name.startswith("i") and v.lo >= 0]
         if kind == "for_n" and not nvars:
@@ -821,6 +825,20 @@ class Gen:
         i = self.fresh("i")
         K = r.randint(1, 4) if scope.loop < 2 else r.randint(1, 3)
         nb = max(1, 6 - 2 * scope.loop)
+        if kind == "for_long":
+            # a long outer loop: its tape outgrows the 2 KiB run-time budget (loop checkpointing)
+            self.long_loops += 1
+            K = r.randint(12, 48)
+            nv = [v for v in scope.ints if v.name == "n" and v.hi > 0]
+            if nv and self.chance(0.5):
+                q = max(1, K // 4)
+                bound = IBin("*", IV("n"), IV(str(q)))
+                hi = nv[0].hi * q - 1
+            else:
+                bound, hi = IV(str(K)), K - 1
+            inner.ints.append(IVar(i, 0, hi))
+            body = self.block(inner, r.randint(2, nb))
+            return [Block("for (int %s = 0; %s; ++%s) {", body, "}", (i, Cmp("<", IV(i), bound, False), i))]
         if kind == "for_c":
             inner.ints.append(IVar(i, 0, K - 1))
             body = self.block(inner, r.randint(1, nb))
@@ -1219,6 +1237,9 @@ class Gen:
         # a few locals up front, so statements have something to work with
         for _ in range(r.randint(1, 3)):
             body += self.st_decl(scope)
+        body += self.block(scope, r.randint(0, 3))
+        if self.chance(0.3):
+            body += self.st_loop(scope, force="for_long")
         body += self.block(scope, 40)
         if void:
             io = [a for a in scope.arrs if a.name == "io"][0]
