@@ -340,19 +340,18 @@ class Scope:
     def __init__(self, parent=None):
         if parent is None:
             self.fs, self.arrs, self.ints = [], [], []
-            self.loop, self.loops_kind, self.in_switch = 0, [], False
+            self.loop = 0  # loop depth
             self.level = 0
         else:
             self.fs, self.arrs, self.ints = list(parent.fs), list(parent.arrs), list(parent.ints)
             self.bools = list(getattr(parent, "bools", []))
-            self.loop, self.loops_kind, self.in_switch = parent.loop, list(parent.loops_kind), parent.in_switch
+            self.loop = parent.loop
             self.level = parent.level + 1
 
 
 class Helper:
-    def __init__(self, name, kind, params, text_fn):
+    def __init__(self, name, kind, params):
         self.name, self.kind, self.params = name, kind, params
-        self.text_fn = text_fn
 
 
 # ---------------------------------------------------------------- the generator
@@ -485,7 +484,8 @@ class Gen:
             return Ref(v.name, [self.index_into(scope, d) for d in v.dims], mag=VMAG, glob=v.glob)
         if kind == "i":
             iv = self.pick(scope.ints)
-            return IntAsT(IV(iv.name), self.const(0.05, 0.4), self.chance(0.3))
+            i = IV(iv.name) if iv.hi <= 50 else IBin("%", IV(iv.name), IV("5"))  # counters grow
+            return IntAsT(i, self.const(0.05, 0.4), self.chance(0.3))
         return Lit(self.const(-2, 2))
 
     def small(self, scope, e):
@@ -770,7 +770,7 @@ class Gen:
         if counters and (not fl or self.chance(0.6)):
             v = self.pick(counters)
             if self.chance(0.3):
-                return [Line("%s %s %d;", v.name, self.pick(["+=", "%=", "*="]), self.r.randint(2, 5))]
+                return [Line("%s %s %d;", v.name, self.pick(["+=", "%="]), self.r.randint(2, 5))]
             return [Line(self.pick(["%s++;", "++%s;"]), v.name)]
         if fl:
             v = self.pick(fl)
@@ -900,7 +900,6 @@ class Gen:
         used = sorted(labels[:ncase])
         cases = []
         inner = Scope(scope)
-        inner.in_switch = True
         groups = []
         for l in used:
             if groups and self.chance(0.2):
@@ -1080,7 +1079,6 @@ class Gen:
         self.budget = r.randint(2, 6)
         self.max_loop = 1 if kind in ("scalar", "void_one") else 2
         params = []
-        sig = []
         if kind == "scalar":
             self.fn_ret = "T"
             for p in ("u", "v")[: r.randint(1, 2)]:
@@ -1157,7 +1155,7 @@ class Gen:
         self.in_helper = False
         self.runtime_bounds = set()
         h = Helper(name, "void" if kind.startswith("void") else "value_out" if kind == "value_out" else "value",
-                   params, None)
+                   params)
         h.mag = mag if mag else 3.0
         static = self.pick(["static ", "", "inline "])
         return h, (static, params), body
