@@ -358,7 +358,7 @@ class Helper:
 
 # Known cgp-ad bugs (tests/fuzz/regressions/NNN_*.cpp) whose patterns the generator
 # steers clear of, so that they do not hide other bugs; run.py --no-avoid keeps them.
-AVOID = {"001", "002"}
+AVOID = {"001", "002", "003"}
 
 FMAX = 6.0  # magnitude above which an expression is squashed
 VMAG = 3.0  # assumed magnitude of variables
@@ -754,7 +754,9 @@ class Gen:
         t = self.target(scope)
         if t is None:
             return self.st_decl(scope)
-        if self.chance(0.5):  # a recurrence: the new value depends on the old one
+        # known bug 003: a scalar that a loop overwrites without reading it first
+        in_loop_scalar = scope.loop > 0 and not t.idx and t.deref is None
+        if self.chance(0.5) or ("003" in AVOID and in_loop_scalar):  # a recurrence: the new value depends on the old one
             e = Bin(self.pick(["+", "*", "-"]), t, self.fexpr(scope, self.r.randint(0, 2)))
             return [Line("%s = %s;", t, self.squash_to(e, VMAG))]
         return [Line("%s = %s;", t, self.rhs(scope, "="))]
@@ -1066,7 +1068,8 @@ class Gen:
             t = self.target(scope)
             args = self.call_args(scope, h, 1)
             if args is not None:
-                return [Line("%s %s %s;", t, self.pick(["=", "+="]), Call(h.name, args, mag=h.mag))]
+                op = "+=" if "003" in AVOID and scope.loop > 0 and not t.idx and t.deref is None else self.pick(["=", "+="])
+                return [Line("%s %s %s;", t, op, Call(h.name, args, mag=h.mag))]
         return self.st_assign(scope)
 
     def make_helper(self, idx):

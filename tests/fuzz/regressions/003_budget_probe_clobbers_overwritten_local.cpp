@@ -1,12 +1,13 @@
-// Found by the fuzzer (tests/fuzz, seed 2082 of an earlier generator). With
-// --memory-budget, a loop whose trip count is known only at run time first
-// runs one probe iteration to measure its tape, then restores a snapshot of
-// "its state". The snapshot leaves out a variable the loop overwrites
-// without reading it first ('t' below), so the probe clobbers it: the first
-// real iteration tapes the probe's value instead of the value from before
-// the loop, and the reverse sweep of the code before the loop (sin(t))
-// differentiates at the wrong point. The gradient is wrong under
-// --memory-budget (whatever CGP_MEMORY_BUDGET says) and right without it.
+// Found by the fuzzer (tests/fuzz, seeds 2082, 2833, 2911 of an earlier
+// generator). With --memory-budget, a loop of two or more iterations (a
+// run-time or a constant bound) first runs one probe iteration to measure
+// its tape, then restores a snapshot of "its state". The snapshot leaves out
+// a scalar the loop overwrites without reading it first ('t' below), so the
+// probe clobbers it: the first real iteration tapes the probe's value
+// instead of the value from before the loop, and the reverse sweep of the
+// code before the loop (sin(t)) differentiates at the wrong point. The
+// gradient is wrong under --memory-budget (whatever CGP_MEMORY_BUDGET says)
+// and right without it. Array elements overwritten the same way are fine.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=1GiB %s -o %t -- -std=c++17
