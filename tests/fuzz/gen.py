@@ -456,8 +456,13 @@ class Gen:
         nonneg = [v for v in scope.ints if v.lo >= 0]
         if nonneg and self.chance(0.8):
             v = self.pick(nonneg)
-            if self.chance(0.5):
+            k = self.r.random()
+            if k < 0.4:
                 return IBin("%", IV(v.name), IV(str(self.r.randint(2, 4))))
+            if k < 0.5:
+                return IBin("&", IV(v.name), IV(str(self.r.randint(1, 3))))
+            if k < 0.55:
+                return IBin(">>", IV(v.name), IV("1"))
             return IV(v.name)
         return IV(str(self.r.randint(0, 4)))
 
@@ -490,7 +495,7 @@ class Gen:
 
     def small(self, scope, e):
         """e if it is small enough to repeat (x*x), else a fresh leaf."""
-        return e if is_small(e) else self.leaf(scope)
+        return e if is_small(e) and not is_const(e) else self.var_leaf(scope)
 
     def squash(self, e):
         if e.mag <= FMAX:
@@ -504,7 +509,21 @@ class Gen:
 
     def fexpr(self, scope, depth):
         e = self.fexpr_raw(scope, depth)
+        if is_const(e):
+            # no expression of literals only: the compiler folds math calls on constants (correctly
+            # rounded) in one translation unit and calls libm in another, 1 ulp apart
+            e = Bin("+", e, self.var_leaf(scope))
         return self.squash(e)
+
+    def var_leaf(self, scope):
+        """A leaf that reads a variable or an element, not a literal."""
+        for _ in range(8):
+            e = self.leaf(scope)
+            if isinstance(e, Ref):
+                return e
+        if scope.fs:
+            return Ref(scope.fs[0][0])
+        return e
 
     def fexpr_raw(self, scope, depth):
         r = self.r
@@ -667,6 +686,7 @@ class Gen:
             (7 if self.void_helpers() and not self.in_helper else 0, "vcall"),
             (5 if self.out_helpers() and not self.in_helper and has_target else 0, "ocall"),
             (2 if counters and has_target else 0, "bufpush"),
+            (1 if scope.fs else 0, "void"),
         ]
         k = self.wpick(w)
         return getattr(self, "st_" + k)(scope)
@@ -779,6 +799,9 @@ class Gen:
             return [Line(self.pick(["%s++;", "++%s;", "%s--;", "--%s;"]), v[0])]
         return self.st_decl(scope)
 
+    def st_void(self, scope):
+        return [Line("(void)%s;", Ref(self.pick(scope.fs)[0]))]
+
     def st_bufpush(self, scope):
         counters = [v for v in scope.ints if v.writable]
         v = self.pick(counters)
@@ -830,7 +853,7 @@ class Gen:
         if kind == "for_long":
             # a long outer loop: its tape outgrows the 2 KiB run-time budget (loop checkpointing)
             self.long_loops += 1
-            K = r.randint(12, 48)
+            K = r.randint(24, 160)
             nv = [v for v in scope.ints if v.name == "n" and v.hi > 0]
             if nv and self.chance(0.5):
                 q = max(1, K // 4)
@@ -839,7 +862,13 @@ class Gen:
             else:
                 bound, hi = IV(str(K)), K - 1
             inner.ints.append(IVar(i, 0, hi))
-            body = self.block(inner, r.randint(2, nb))
+            # nonlinear recurrences on outer scalars: each iteration tapes them
+            state = [v for v in scope.fs if v[2] and self.level_of.get(v[0], 0) == scope.level]
+            pre = []
+            for v in self.r.sample(state, min(len(state), r.randint(1, 3))):
+                e = Bin("+", Bin("*", Lit(self.const(0.5, 1.2)), Ref(v[0])), self.fexpr(inner, 1))
+                pre.append(Line("%s = %s;", v[0], Math(self.pick(["tanh", "sin", "atan"]), [e], self.style(), 1.6)))
+            body = pre + self.block(inner, r.randint(2, nb))
             return [Block("for (int %s = 0; %s; ++%s) {", body, "}", (i, Cmp("<", IV(i), bound, False), i))]
         if kind == "for_c":
             inner.ints.append(IVar(i, 0, K - 1))
@@ -1231,6 +1260,10 @@ class Gen:
             if not wrt:
                 wrt = [floating[0][1]]
         self.params, self.wrt, self.grad_all = params, wrt, grad_all
+        self.pstyle = {}
+        for kind, name, info in params:
+            if kind in ("in", "out") and self.chance(0.2):
+                self.pstyle[name] = self.pick(["[]", "[N]"])
 
         self.max_loop = 3
         self.budget = r.randint(8, 22)
@@ -1274,9 +1307,16 @@ class Gen:
         out.append("}")
         return out
 
+    def pdecl(self, kind, name, info, T):
+        """A kernel parameter: pointers are sometimes spelled as arrays, T x[] or T x[N]."""
+        st = self.pstyle.get(name)
+        if kind in ("in", "out") and st:
+            return "%s%s %s[%s]" % ("const " if kind == "in" else "", T, name, info if st == "[N]" else "")
+        return "%s %s" % (self.ptype(kind, T), name)
+
     def signature(self, c, name):
         ret = "void" if self.fn_ret == "void" else c.T
-        ps = ", ".join("%s %s" % (self.ptype(k, c.T), n) for k, n, _ in self.params)
+        ps = ", ".join(self.pdecl(k, n, info, c.T) for k, n, info in self.params)
         return "%s %s(%s)" % (ret, name, ps)
 
     def render_kernel(self, c, marked):
@@ -1362,6 +1402,23 @@ class Gen:
 
     def primal_decl(self):
         return self.signature(Ctx(self.T, False, ""), self.name) + ";"
+
+
+def is_const(e):
+    """True for expressions of literals only."""
+    if isinstance(e, Lit):
+        return True
+    if isinstance(e, Bin):
+        return is_const(e.a) and is_const(e.b)
+    if isinstance(e, (Neg, ViaDouble)):
+        return is_const(e.a)
+    if isinstance(e, Math):
+        return all(is_const(a) or isinstance(a, IV) for a in e.args)
+    if isinstance(e, Call):
+        return all(is_const(a) if isinstance(a, Node) else isinstance(a, IV) for a in e.args)
+    if isinstance(e, Tern):
+        return is_const(e.a) and is_const(e.b)
+    return False
 
 
 def is_small(e):
