@@ -165,8 +165,10 @@ class Fuzzer:
                     else "cgp-ad rejects the kernel (%s)" % st
                 if st.startswith("exit") and re.search(r"not supported|unsupported", out):
                     kind = "generator: cgp-ad says unsupported (%s)" % st
-                if "internal error" in out or "PLEASE submit a bug report" in out or "Stack dump" in out:
+                if "PLEASE submit a bug report" in out or "Stack dump" in out:
                     kind = "cgp-ad crashes (%s)" % st
+                elif "internal error" in out:
+                    kind = "cgp-ad internal error (%s)" % st
                 # errors with a location name their kernel
                 culprits = set()
                 for m in re.finditer(r"kern\.cpp:(\d+):\d+: error", out):
