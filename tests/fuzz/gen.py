@@ -695,9 +695,10 @@ class Gen:
         r = self.r
         if self.chance(0.08) and not self.in_helper:
             name = self.fresh("b")
+            c = self.cond(scope)  # before the name is in scope: no 'bool b = b;'
             self.bools.append(name)
             scope.bools = getattr(scope, "bools", []) + [name]
-            return [Decl("bool %s = %s;", name, self.cond(scope))]
+            return [Decl("bool %s = %s;", name, c)]
         if self.chance(0.2):
             name = self.fresh("q")
             if self.chance(0.5):
