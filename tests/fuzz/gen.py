@@ -1267,7 +1267,7 @@ class Gen:
                 self.pstyle[name] = self.pick(["[]", "[N]"])
 
         self.max_loop = 3
-        self.budget = r.randint(8, 22)
+        self.budget = r.randint(6, 18)
         body = []
         # a few locals up front, so statements have something to work with
         for _ in range(r.randint(1, 3)):
