@@ -867,7 +867,10 @@ class Gen:
             state = [v for v in scope.fs if v[2] and self.level_of.get(v[0], 0) == scope.level]
             pre = []
             for v in self.r.sample(state, min(len(state), r.randint(1, 3))):
-                e = Bin("+", Bin("*", Lit(self.const(0.5, 1.2)), Ref(v[0])), self.fexpr(inner, 1))
+                # contractive (gain < 1): a chaotic recurrence has huge adjoints that cancel in
+                # floating point and finite differences that mean nothing
+                drive = Bin("*", Lit(self.const(0.2, 0.35)), Math("tanh", [self.fexpr(inner, 1)], self.style(), 1.0))
+                e = Bin("+", Bin("*", Lit(self.const(0.3, 0.6)), Ref(v[0])), drive)
                 pre.append(Line("%s = %s;", v[0], Math(self.pick(["tanh", "sin", "atan"]), [e], self.style(), 1.6)))
             body = pre + self.block(inner, r.randint(2, nb))
             return [Block("for (int %s = 0; %s; ++%s) {", body, "}", (i, Cmp("<", IV(i), bound, False), i))]
