@@ -70,11 +70,6 @@ template <class Fn> void visitDiff(const ExprRef &e, Fn &&fn) {
   }
 }
 
-bool isCallStmt(const StmtRef &s) {
-  return (s->kind == StmtKind::Eval || s->kind == StmtKind::Assign) && s->value &&
-         s->value->kind == ExprKind::Call;
-}
-
 class ActivityAnalysis {
 public:
   ActivityAnalysis(Summaries &summaries, ActivityResult &out) : sums_(summaries), out_(out) {}

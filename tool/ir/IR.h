@@ -267,6 +267,11 @@ void appendFlat(std::vector<StmtRef> &list, const StmtRef &s);
 inline void appendAll(std::vector<StmtRef> &to, const std::vector<StmtRef> &from) {
   to.insert(to.end(), from.begin(), from.end());
 }
+/// True for `x = g(...)` or `g(...);` with g a helper (Call, not Opaque).
+inline bool isCallStmt(const StmtRef &s) {
+  return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
+         s->value->kind == ExprKind::Call;
+}
 /// True for a null statement or a Block with nothing in it (recursively).
 bool isEmpty(const StmtRef &s);
 

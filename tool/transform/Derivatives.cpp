@@ -101,7 +101,7 @@ Var *AdjointMap::temp(const std::string &name, const ScalarType &t) {
 // AdjointBuilder
 //===----------------------------------------------------------------------===//
 
-static bool isSimple(const ExprRef &e) {
+bool isCheapToRepeat(const ExprRef &e) {
   switch (e->kind) {
   case ExprKind::VarRef:
   case ExprKind::FloatLit:
@@ -109,12 +109,12 @@ static bool isSimple(const ExprRef &e) {
     return true;
   case ExprKind::Index:
     for (const ExprRef &i : e->operands)
-      if (!isSimple(i))
+      if (!isCheapToRepeat(i))
         return false;
     return true;
   case ExprKind::Unary:
   case ExprKind::Cast:
-    return isSimple(e->operands[0]);
+    return isCheapToRepeat(e->operands[0]);
   default:
     return false;
   }
@@ -122,7 +122,7 @@ static bool isSimple(const ExprRef &e) {
 
 ExprRef AdjointBuilder::stable(const ExprRef &e, std::vector<StmtRef> &out,
                                const std::string &name) {
-  if (isSimple(e))
+  if (isCheapToRepeat(e))
     return e;
   Var *t = adj_.temp(name, e->type);
   out.push_back(decl(t, e));

@@ -78,6 +78,11 @@ private:
 void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &adjoints,
                      std::function<void(const std::string &)> fail, std::vector<StmtRef> &out);
 
+/// True for an expression cheap enough to write twice instead of keeping
+/// it in a temporary: variables, literals, elements with such indices, and
+/// negations and conversions of those.
+bool isCheapToRepeat(const ExprRef &e);
+
 /// Constant folding helpers for building derivative expressions.
 ExprRef constant(double value, const ScalarType &t);
 ExprRef mul(const ExprRef &a, const ExprRef &b);

@@ -22,27 +22,6 @@
 namespace cgp {
 namespace {
 
-bool isCall(const StmtRef &s) {
-  return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
-         s->value->kind == ExprKind::Call;
-}
-
-bool isSimple(const ExprRef &e) {
-  switch (e->kind) {
-  case ExprKind::VarRef:
-  case ExprKind::FloatLit:
-  case ExprKind::IntLit:
-    return true;
-  case ExprKind::Index:
-    for (const ExprRef &i : e->operands)
-      if (!isSimple(i))
-        return false;
-    return true;
-  default:
-    return false;
-  }
-}
-
 // Sums and products where null stands for an exact zero tangent.
 ExprRef plus(const ExprRef &a, const ExprRef &b) { return !a ? b : !b ? a : add(a, b); }
 ExprRef minus(const ExprRef &a, const ExprRef &b) { return !b ? a : !a ? neg(b) : sub(a, b); }
@@ -125,7 +104,7 @@ StmtRef TangentBuilder::stmt(const StmtRef &s) {
   }
   case StmtKind::Assign:
   case StmtKind::Eval:
-    if (isCall(s))
+    if (isCallStmt(s))
       return callStmt(s);
     return s->kind == StmtKind::Assign ? assignStmt(s) : s;
   case StmtKind::For: {
@@ -298,7 +277,7 @@ StmtRef TangentBuilder::customCall(const StmtRef &s, const ExprRef &lhsTangent) 
 
 ExprRef TangentBuilder::stable(const ExprRef &e, std::vector<StmtRef> &pre,
                                const std::string &name) {
-  if (isSimple(e))
+  if (isCheapToRepeat(e))
     return e;
   Var *t = temp(name, e->type);
   pre.push_back(decl(t, e));

@@ -18,11 +18,6 @@
 namespace cgp {
 namespace {
 
-bool isCall(const StmtRef &s) {
-  return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
-         s->value->kind == ExprKind::Call;
-}
-
 Var *newLocal(Module &m, const std::string &name, const ScalarType &t, bool isConst = false) {
   Var v;
   v.name = name;
@@ -130,7 +125,7 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
       reads.insert(v);
     });
   };
-  if (isCall(s)) {
+  if (isCallStmt(s)) {
     // The callee's reverse sweep gets the same arguments, and reads what it
     // reads through them. A call that writes memory may have to restore it
     // even when it is inactive, so its arguments are always needed.
@@ -199,7 +194,7 @@ SweepBuilder::Sweeps SweepBuilder::sweep(const StmtRef &s) {
   }
   case StmtKind::Assign:
   case StmtKind::Eval:
-    return isCall(s) ? sweepCall(s) : sweepAssign(s);
+    return isCallStmt(s) ? sweepCall(s) : sweepAssign(s);
   case StmtKind::If:
     return sweepIf(s);
   case StmtKind::For:
