@@ -291,8 +291,13 @@ CallActivity callActivity(const StmtRef &s, const ExprRef &c, const StmtActivity
     const ExprRef &arg = c->operands[i];
     if (arg->kind == ExprKind::Address) {
       bool floating = arg->var->isFloating();
+      // Memory the call writes carries derivatives when the caller reads it
+      // later, and also when the callee's own result may be read back from
+      // it (fuzz regression 004: a scratch array the caller never reads).
+      bool throughResult = sum.writesParam[i] && inputsVaried && resultUseful;
       result.argActive[i] = floating && ((v.count(arg->var) && sum.readsParam[i]) ||
-                                         (sum.writesParam[i] && u.count(arg->var)));
+                                         (sum.writesParam[i] && u.count(arg->var)) ||
+                                         throughResult);
     } else {
       result.argActive[i] = exprVaried(arg, v);
     }

@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
 
-#include "analysis/Liveness.h"
 
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
@@ -131,21 +130,14 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     if (n->kind == StmtKind::Decl)
       scoped.insert(n->var);
   });
-  // Scalars the body always writes before it reads them are not state.
-  if (liveAtLoops_.empty()) {
-    VarSet atEnd;
-    if (f_.result)
-      atEnd.insert(f_.result);
-    for (Var *p : f_.params)
-      atEnd.insert(p);
-    liveAtLoops_ = liveAtLoopEntries(f_, atEnd);
-  }
-  const VarSet &live = liveAtLoops_[s.get()];
+  // Every variable the body writes is state, scalars it always writes
+  // before reading them too: the probe iteration and the replays would
+  // otherwise leave them holding a later iteration's value, and the taped
+  // iteration pushes (for the reverse sweep of the code before the loop)
+  // whatever value it finds there. Fuzz regression 003.
   std::vector<Var *> vars;
   for (const Var *v : written) {
     if (v == index || scoped.count(v))
-      continue;
-    if (v->isScalar() && !live.count(const_cast<Var *>(v)))
       continue;
     if (v->isPointer() || v->origin == Var::Global) {
       why = "it writes memory outside the kernel ('" + v->name + "')";

@@ -9,7 +9,7 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
-// RUN: %cxx %cxxflags %harness %t/004_value_helper_writes_dead_local_array.cgp.cpp -o %t/run %ldflags && %t/run
+// RUN: %cxx %cxxflags %harness %t/fuzz_004_value_helper_writes_dead_local_array.cgp.cpp -o %t/run %ldflags && %t/run
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 #include <cmath>
@@ -25,6 +25,16 @@ double dead_local(const double* x) {
   return store_and_return(a, x);
 }
 
+// The same scratch array reused by every iteration of a loop.
+CGP_GRAD(x)
+double dead_local_in_loop(const double* x, int n) {
+  double scratch[1] = {};
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * store_and_return(scratch, x + i);
+  return s;
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -35,6 +45,12 @@ int main() {
   ch.grad([&](cgp_test::Grads& d) { return dead_local_grad(x.data(), d.f64("x")); });
   ch.expect_grad("x", {std::cos(0.3)}, 1e-15);
   ch.run();
+
+  cgp_test::Checker loop("dead_local_in_loop n=3");
+  std::vector<double>& xs = loop.in("x", {0.3, -0.7, 1.1});
+  loop.primal([&] { return dead_local_in_loop(xs.data(), 3); });
+  loop.grad([&](cgp_test::Grads& d) { return dead_local_in_loop_grad(xs.data(), 3, d.f64("x")); });
+  loop.run();
   return cgp_test::finish();
 }
 #endif

@@ -11,7 +11,7 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=1GiB %s -o %t -- -std=c++17
-// RUN: %cxx %cxxflags %harness %t/003_budget_probe_clobbers_overwritten_local.cgp.cpp -o %t/run %ldflags && %t/run
+// RUN: %cxx %cxxflags %harness %t/fuzz_003_budget_probe_clobbers_overwritten_local.cgp.cpp -o %t/run %ldflags && %t/run
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 #include <cmath>
