@@ -150,6 +150,7 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
   stateBytes_ = stateBytes;
   offset_ = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
   active_ = true;
+  reversed_ = muted_ = false;
   Tape::current().notePeak();
 }
 
@@ -157,11 +158,13 @@ void LoopCheckpoints::beginProbe(std::size_t stateBytes) {
   finish();
   stateBytes_ = stateBytes;
   offset_ = store().acquire(stateBytes);
+  detail::muteProfile(1); // the probe iteration runs again afterwards
 }
 
 void LoopCheckpoints::endProbe() {
   store().release(offset_);
   countRecomputedIterations(1);
+  detail::muteProfile(-1);
 }
 
 void LoopCheckpoints::finish() {
@@ -172,6 +175,9 @@ void LoopCheckpoints::finish() {
     countRecomputedIterations(schedule_->replayed() - (steps - 1));
   store().release(offset_);
   active_ = false;
+  if (muted_)
+    detail::muteProfile(-1);
+  reversed_ = muted_ = false;
 }
 
 } // namespace rt

@@ -19,15 +19,37 @@ namespace {
 
 constexpr std::int64_t kHuge = std::numeric_limits<std::int64_t>::max() / 4;
 
+/// C(s + r, s) >= n, computed as a product over min(s, r) factors that
+/// stops as soon as it reaches n.
+bool reaches(std::int64_t s, std::int64_t r, std::int64_t n) {
+  std::int64_t k = s < r ? s : r, top = s + r;
+  unsigned __int128 c = 1;
+  for (std::int64_t i = 1; i <= k; ++i) {
+    c = c * static_cast<unsigned __int128>(top - k + i) / static_cast<unsigned __int128>(i);
+    if (c >= static_cast<unsigned __int128>(n))
+      return true;
+  }
+  return c >= static_cast<unsigned __int128>(n);
+}
+
 /// The fewest replays to reverse `n` iterations, the state before the
-/// first one held, with `free` more slots.
+/// first one held, with `free` more slots: with s = free + 1 slots and r the
+/// least number with C(s + r, s) >= n, it is r * n - C(s + r, s + 1). r is
+/// found by doubling and bisection, O(min(s, r) log r): schedules call this
+/// O(log n) times per split, and cheap loop bodies feel every nanosecond.
 std::int64_t fewestReplays(std::int64_t n, int free) {
   if (n <= 1)
     return 0;
-  std::int64_t s = static_cast<std::int64_t>(free) + 1; // slots, the held one included
-  std::int64_t r = 0;
-  while (binomialCapped(s + r, s, kHuge) < n)
-    ++r;
+  const std::int64_t s = static_cast<std::int64_t>(free) + 1; // the held one included
+  std::int64_t hi = 1;
+  while (!reaches(s, hi, n))
+    hi *= 2;
+  std::int64_t lo = hi / 2; // C(s + lo, s) < n, or lo = 0
+  while (hi - lo > 1) {
+    std::int64_t mid = lo + (hi - lo) / 2;
+    (reaches(s, mid, n) ? hi : lo) = mid;
+  }
+  std::int64_t r = reaches(s, lo, n) ? lo : hi;
   return r * n - binomialCapped(s + r, s + 1, kHuge);
 }
 

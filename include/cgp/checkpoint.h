@@ -13,6 +13,7 @@
 #ifndef CGP_CHECKPOINT_H
 #define CGP_CHECKPOINT_H
 
+#include "cgp/profile.h"
 #include "cgp/runtime.h"
 #include "cgp/schedule.h"
 
@@ -83,7 +84,17 @@ public:
   // cost GCC register allocation in the loops around it).
 
   void start(std::int64_t steps, int snapshots, std::size_t stateBytes);
-  ScheduleAction next() { return schedule_->next(); }
+  ScheduleAction next() {
+    ScheduleAction action = schedule_->next();
+    // Past the first Reverse action (the forward sweep's last iteration),
+    // iterations run again: a profile does not count them.
+    if (CGP_RT_UNLIKELY(reversed_ && !muted_)) {
+      muted_ = true;
+      detail::muteProfile(1);
+    }
+    reversed_ = reversed_ || action.isReverse();
+    return action;
+  }
   std::int64_t steps() const { return schedule_->steps(); }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
@@ -124,6 +135,7 @@ private:
   std::size_t offset_ = 0, stateBytes_ = 0;
   unsigned char *cursor_ = nullptr;
   bool active_ = false;
+  bool reversed_ = false, muted_ = false; // see next()
 };
 
 } // namespace rt

@@ -89,6 +89,8 @@ public:
       out_.stmts[s.get()].variedBefore = v;
       if (isCallStmt(s))
         return forwardCall(s, v);
+      if (s->kind == StmtKind::Eval)
+        return v; // a call without body, for its effects (inactive)
       Var *x = s->lhs->var;
       bool varied = x->isFloating() && exprVaried(storedValue(s), v);
       if (x->isScalar()) {
@@ -141,6 +143,8 @@ public:
       out_.stmts[s.get()].usefulAfter = u;
       if (isCallStmt(s))
         return backwardCall(s, u);
+      if (s->kind == StmtKind::Eval)
+        return u;
       Var *x = s->lhs->var;
       bool useful = u.count(x) != 0;
       if (x->isScalar())
@@ -344,6 +348,8 @@ ActivityResult analyzeActivity(const Function &f, const ActivitySeeds &seeds,
       }
       return;
     }
+    if (s->kind == StmtKind::Eval)
+      return;
     Var *x = s->lhs->var;
     if (!x->isFloating())
       return;

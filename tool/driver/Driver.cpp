@@ -104,6 +104,7 @@ public:
       return; // Clang already reported the input's own errors
     Diagnoser diag(engine);
     Module module;
+    module.instrument = options_.plan.instrument;
     Lowering lowering(ctx, diag, module);
     lowering.setPullbacks(findPullbacks(ctx, diag));
     ReverseMode reverse(module, options_.plan);
@@ -142,6 +143,7 @@ public:
     in.sourceName = llvm::sys::path::stem(input_).str() + ".cgp" + ext;
     in.headerName = llvm::sys::path::stem(input_).str() + ".cgp.h";
     in.toolVersion = toolVersion();
+    in.profiles = module.profileTables;
     EmitOutput out = emitTranslationUnit(in, code);
     outputs_.files[outputPath(options_.outputDir, input_, ".cgp" + ext)] = out.source;
     outputs_.files[outputPath(options_.outputDir, input_, ".cgp.h")] = out.header;
@@ -206,6 +208,8 @@ private:
     reads.clear();
     for (const std::string &name : includes_->getDependencies())
       names.push_back(name);
+    if (!options_.profilePath.empty()) // the plan depends on it
+      names.push_back(options_.profilePath);
     std::set<std::string> seen;
     for (const std::string &name : names) {
       llvm::SmallString<256> path(name);

@@ -25,6 +25,7 @@ struct DriverOptions {
   bool explain = false;     // --explain: print the plan
   std::string planJsonPath; // --plan-json=FILE
   std::string reportPath;   // --report=FILE.html
+  std::string profilePath;  // --profile=FILE.json (read by main; a dependency of every output)
   std::string executablePath; // to find the installed include/ folder
   /// The command line after the program name, for the stamp of the run:
   /// a rerun with the same command line, tool and file contents exits at once.

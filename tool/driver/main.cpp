@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "driver/Driver.h"
+#include "driver/OptionValues.h"
+#include "planner/Profile.h"
 
 #include "cgp/checkpoint.h"
 
@@ -60,25 +62,17 @@ static cl::opt<std::string>
                      "time), gamma (memory)"),
             cl::value_desc("A,B,G"), cl::init("0.6,0.3,0.1"), cl::cat(category));
 
-/// Reads "A,B,G" (three numbers >= 0) into the plan options.
-static bool parseWeights(const std::string &text, cgp::PlanOptions &plan) {
-  double w[3];
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  llvm::StringRef(text).split(parts, ',');
-  if (parts.size() != 3)
-    return false;
-  for (int i = 0; i < 3; ++i) {
-    std::string part = parts[i].trim().str();
-    char *end = nullptr;
-    w[i] = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0' || !(w[i] >= 0) || w[i] > 1e6)
-      return false;
-  }
-  plan.alpha = w[0];
-  plan.beta = w[1];
-  plan.gamma = w[2];
-  return true;
-}
+static cl::opt<std::string>
+    profile("profile",
+            cl::desc("Plan with the trip counts and branch frequencies of a profile written by "
+                     "code built with --instrument (CGP_PROFILE=FILE.json)"),
+            cl::value_desc("FILE.json"), cl::cat(category));
+
+static cl::opt<bool> instrument("instrument",
+                                cl::desc("Generated code records a profile (trip counts, branch "
+                                         "frequencies, time and tape bytes per loop) when run "
+                                         "with CGP_PROFILE=FILE.json"),
+                                cl::cat(category));
 
 static cl::extrahelp moreHelp(R"(
 Writes, for each input DIR/NAME.EXT, NAME.cgp.EXT (the input's code followed by
@@ -116,19 +110,30 @@ int main(int argc, const char **argv) {
   }
 
   cgp::DriverOptions options;
-  if (!parseWeights(weights, options.plan)) {
+  if (!cgp::parseWeights(weights, options.plan.alpha, options.plan.beta, options.plan.gamma)) {
     llvm::errs() << "cgp-ad: error: --cgp-weights takes three numbers >= 0 separated by "
                     "commas (alpha,beta,gamma), not '"
                  << weights << "'\n";
     return 2;
   }
-  if (!memoryBudget.empty() &&
+  if (memoryBudget.getNumOccurrences() > 0 &&
       !cgp::rt::parseByteSize(memoryBudget.c_str(), options.plan.memoryBudget)) {
     llvm::errs() << "cgp-ad: error: --memory-budget takes a size such as 64MiB, 512KiB, 1GiB "
                     "or a number of bytes, not '"
                  << memoryBudget << "'\n";
     return 2;
   }
+  if (profile.getNumOccurrences() > 0) {
+    auto data = std::make_shared<cgp::ProfileData>();
+    std::string why;
+    if (!cgp::loadProfile(profile, *data, why)) {
+      llvm::errs() << "cgp-ad: error: cannot use the profile '" << profile << "': " << why << "\n";
+      return 1;
+    }
+    options.plan.profile = data;
+    options.profilePath = profile;
+  }
+  options.plan.instrument = instrument;
   options.explain = explain;
   options.planJsonPath = planJson;
   options.reportPath = report;

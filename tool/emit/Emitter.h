@@ -22,6 +22,7 @@ struct EmitInput {
   std::string sourceName;     // name.cgp.ext
   std::string headerName;     // name.cgp.h
   std::string toolVersion;
+  std::vector<ProfileTable> profiles; // --instrument: the kernels' profile objects
 };
 
 struct EmitOutput {

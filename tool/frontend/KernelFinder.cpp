@@ -2,13 +2,15 @@
 //
 // An annotation may stand on any declaration of the function; all of them
 // are merged on the canonical declaration. The name list is parsed here
-// (the macro stringifies it), so that a typo in a name gets an error at the
+// (frontend/Annotations.cpp: the macro stringifies it), so that a typo in a name gets an error at the
 // marker instead of a confusing one later. CGP_PULLBACK_OF(g) names g as
 // written; it is looked up among the functions the file declares, and the
 // pullback's parameters select among overloads.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/KernelFinder.h"
+
+#include "frontend/Annotations.h"
 
 #include "frontend/TypeMapping.h"
 
@@ -23,10 +25,6 @@
 
 namespace cgp {
 namespace {
-
-constexpr llvm::StringLiteral kGradPrefix = "cgp_grad:";
-constexpr llvm::StringLiteral kJvpPrefix = "cgp_jvp:";
-constexpr llvm::StringLiteral kPullbackPrefix = "cgp_pullback_of:";
 
 const char *macroName(Mode mode) { return mode == Mode::Reverse ? "CGP_GRAD" : "CGP_JVP"; }
 
@@ -49,28 +47,22 @@ public:
   bool VisitFunctionDecl(clang::FunctionDecl *fd) {
     functions.push_back(fd);
     for (const auto *attr : fd->specific_attrs<clang::AnnotateAttr>()) {
-      llvm::StringRef text = attr->getAnnotation();
-      if (text.starts_with(kPullbackPrefix)) {
-        pullbacks.push_back({fd, text.drop_front(kPullbackPrefix.size()).trim().str(),
-                             attr->getLocation()});
+      Annotation a = classifyAnnotation(attr->getAnnotation());
+      if (a.kind == AnnotationKind::PullbackOf) {
+        pullbacks.push_back({fd, a.argument, attr->getLocation()});
         continue;
       }
-      Mode mode;
-      if (text.starts_with(kGradPrefix))
-        mode = Mode::Reverse;
-      else if (text.starts_with(kJvpPrefix))
-        mode = Mode::Forward;
-      else
+      if (a.kind == AnnotationKind::Other)
         continue;
+      Mode mode = a.kind == AnnotationKind::Grad ? Mode::Reverse : Mode::Forward;
       const clang::FunctionDecl *canon = fd->getCanonicalDecl();
-      std::string names =
-          text.drop_front(mode == Mode::Reverse ? kGradPrefix.size() : kJvpPrefix.size()).str();
+      const std::string &names = a.argument;
       auto key = std::make_pair(canon, mode);
       auto it = index_.find(key);
       if (it == index_.end()) {
         index_[key] = found.size();
         found.push_back(Marked{canon, mode, names, attr->getLocation(), false});
-      } else if (normalise(found[it->second].names) != normalise(names)) {
+      } else if (normaliseNameList(found[it->second].names) != normaliseNameList(names)) {
         found[it->second].conflicting = true;
       }
     }
@@ -82,24 +74,8 @@ public:
   std::vector<const clang::FunctionDecl *> functions; // every declaration seen
 
 private:
-  static std::string normalise(const std::string &s) {
-    std::string out;
-    for (char c : s)
-      if (c != ' ' && c != '\t' && c != '\n')
-        out += c;
-    return out;
-  }
   std::map<std::pair<const clang::FunctionDecl *, Mode>, size_t> index_;
 };
-
-bool isIdentifier(llvm::StringRef s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
 
 bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
   Var shape;
@@ -155,28 +131,26 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
         ok = false;
       }
     } else {
-      llvm::SmallVector<llvm::StringRef, 8> parts;
-      list.split(parts, ',');
-      for (llvm::StringRef raw : parts) {
-        llvm::StringRef part = raw.trim();
-        if (!isIdentifier(part)) {
-          diag.error(m.marker, "malformed " + macro + " list '" + m.names + "' of '" + name +
-                                   "': expected parameter names separated by commas");
-          ok = false;
-          break;
-        }
+      std::vector<std::string> parts;
+      if (!parseNameList(list, parts)) {
+        diag.error(m.marker, "malformed " + macro + " list '" + m.names + "' of '" + name +
+                                 "': expected parameter names separated by commas");
+        ok = false;
+        parts.clear();
+      }
+      for (const std::string &part : parts) {
         const clang::ParmVarDecl *match = nullptr;
         for (const clang::ParmVarDecl *p : def->parameters())
           if (p->getName() == part)
             match = p;
         if (!match) {
-          diag.error(m.marker, "'" + part.str() + "' named in " + macro + " is not a parameter of '" +
+          diag.error(m.marker, "'" + part + "' named in " + macro + " is not a parameter of '" +
                                    name + "'");
           ok = false;
           continue;
         }
         if (!isFloatingParam(match, ctx)) {
-          diag.error(m.marker, "parameter '" + part.str() + "' of '" + name + "' has type '" +
+          diag.error(m.marker, "parameter '" + part + "' of '" + name + "' has type '" +
                                    match->getType().getAsString() +
                                    "': " + macro + " names only floating-point parameters (float, "
                                    "double, or pointers and arrays of them)");
@@ -184,7 +158,7 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
           continue;
         }
         if (!chosen.insert(match).second) {
-          diag.error(m.marker, "'" + part.str() + "' is named twice in " + macro + " of '" + name + "'");
+          diag.error(m.marker, "'" + part + "' is named twice in " + macro + " of '" + name + "'");
           ok = false;
         }
       }

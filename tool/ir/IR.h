@@ -317,11 +317,28 @@ struct Function {
 
 /// Everything cgp-ad knows about one translation unit: the functions it
 /// lowered and the variables they use.
+/// A kernel instrumented by --instrument (transform/ProfileHooks.h): the
+/// static cgp::rt::KernelProfile object its generated code counts into, and
+/// the loops and if statements it counts, numbered as the hooks name them.
+struct ProfileTable {
+  const Function *kernel = nullptr;
+  Var *object = nullptr;
+  struct Site {
+    bool isLoop = false;
+    SourcePos pos;
+  };
+  std::vector<Site> sites;
+};
+
 class Module {
 public:
   Var *newVar(Var v);
   Function *newFunction();
   const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
+
+  /// --instrument: kernels get profile hooks when they are prepared.
+  bool instrument = false;
+  std::vector<ProfileTable> profileTables;
 
 private:
   std::vector<std::unique_ptr<Var>> vars_;

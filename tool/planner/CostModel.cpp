@@ -1,9 +1,9 @@
 //===- CostModel.cpp - how long values take and how often they run --------===//
 #include "planner/CostModel.h"
 
-namespace cgp {
+#include "transform/ProfileHooks.h"
 
-Frequencies estimateFrequencies(const Function &f);
+namespace cgp {
 
 double scalarBytes(const ScalarType &t) {
   switch (t.kind) {
@@ -118,35 +118,84 @@ std::optional<int64_t> knownTripCount(const StmtRef &s) {
 }
 
 namespace {
-void walk(const StmtRef &s, double times, Frequencies &out) {
-  if (!s)
-    return;
-  out.runs[s.get()] = times;
-  for (const ExprRef &e : ownExprs(s))
-    out.primalCost += times * exprCost(e);
-  switch (s->kind) {
-  case StmtKind::For:
-  case StmtKind::While:
-  case StmtKind::DoWhile: {
-    walk(s->init, times, out);
-    std::optional<int64_t> trips = knownTripCount(s);
-    double inner = times * static_cast<double>(trips ? *trips : kDefaultTripCount);
-    walk(s->body, inner, out);
-    walk(s->step, inner, out);
-    return;
+class FrequencyWalk {
+public:
+  FrequencyWalk(const KernelStats *profile, Frequencies &out) : profile_(profile), out_(out) {}
+
+  void walk(const StmtRef &s, double times) {
+    if (!s || isProfileHook(s))
+      return;
+    out_.runs[s.get()] = times;
+    for (const ExprRef &e : ownExprs(s))
+      out_.primalCost += times * exprCost(e);
+    switch (s->kind) {
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::DoWhile: {
+      walk(s->init, times);
+      double trips = tripsOf(s);
+      walk(s->body, times * trips);
+      walk(s->step, times * trips);
+      return;
+    }
+    case StmtKind::If: {
+      std::optional<double> share = thenShare(s);
+      walk(s->body, share ? times * *share : times);
+      walk(s->elseBody, share ? times * (1.0 - *share) : times);
+      return;
+    }
+    default:
+      for (const StmtRef &c : s->stmts)
+        walk(c, times);
+      walk(s->body, times);
+      walk(s->elseBody, times);
+    }
   }
-  default:
-    for (const StmtRef &c : s->stmts)
-      walk(c, times, out);
-    walk(s->body, times, out);
-    walk(s->elseBody, times, out);
+
+private:
+  double tripsOf(const StmtRef &loop) {
+    double trips = static_cast<double>(kDefaultTripCount);
+    const char *source = "default";
+    if (std::optional<int64_t> known = knownTripCount(loop)) {
+      trips = static_cast<double>(*known);
+      source = "constant";
+    } else if (profile_) {
+      auto found = profile_->loops.find({static_cast<int>(loop->pos.line),
+                                         static_cast<int>(loop->pos.column)});
+      if (found != profile_->loops.end() && found->second.starts > 0) {
+        trips = static_cast<double>(found->second.iterations) /
+                static_cast<double>(found->second.starts);
+        source = "profile";
+      }
+    }
+    out_.trips[loop.get()] = trips;
+    out_.tripSource[loop.get()] = source;
+    return trips;
   }
-}
+
+  /// The share of the runs of an `if` that take its then-arm, if measured
+  /// (without, both arms count as always run).
+  std::optional<double> thenShare(const StmtRef &branch) {
+    if (!profile_)
+      return std::nullopt;
+    auto found = profile_->branches.find({static_cast<int>(branch->pos.line),
+                                          static_cast<int>(branch->pos.column)});
+    if (found == profile_->branches.end())
+      return std::nullopt;
+    double total = static_cast<double>(found->second.thenCount + found->second.elseCount);
+    if (total <= 0)
+      return std::nullopt;
+    return static_cast<double>(found->second.thenCount) / total;
+  }
+
+  const KernelStats *profile_;
+  Frequencies &out_;
+};
 } // namespace
 
-Frequencies estimateFrequencies(const Function &f) {
+Frequencies estimateFrequencies(const Function &f, const KernelStats *profile) {
   Frequencies out;
-  walk(f.body, 1.0, out);
+  FrequencyWalk(profile, out).walk(f.body, 1.0);
   return out;
 }
 

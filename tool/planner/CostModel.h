@@ -5,14 +5,17 @@
 // multiplication, comparison or load, more for a division and for each
 // math function (see docs/cgp-model.md for the table). How often a
 // statement runs is the product of the trip counts of the loops around it:
-// the count itself when the bounds are constants, else a default of 100
-// iterations per loop.
+// the count itself when the bounds are constants, else the mean measured by
+// a profile (--profile) when it has the loop, else a default of 100
+// iterations per loop. A profile also splits the runs of an `if` between
+// its arms as measured (without one, both arms count as always run).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_PLANNER_COSTMODEL_H
 #define CGP_PLANNER_COSTMODEL_H
 
 #include "ir/IR.h"
+#include "planner/Profile.h"
 
 #include <map>
 #include <optional>
@@ -36,13 +39,17 @@ std::optional<int64_t> knownTripCount(const StmtRef &loop);
 struct Frequencies {
   std::map<const StmtNode *, double> runs;
   double primalCost = 0;
+  /// Loops: iterations per start, and where that figure comes from
+  /// ("constant", "profile" or "default").
+  std::map<const StmtNode *, double> trips;
+  std::map<const StmtNode *, const char *> tripSource;
 
   double of(const StmtNode *s) const {
     auto it = runs.find(s);
     return it == runs.end() ? 1.0 : it->second;
   }
 };
-Frequencies estimateFrequencies(const Function &f);
+Frequencies estimateFrequencies(const Function &f, const KernelStats *profile = nullptr);
 
 } // namespace cgp
 

@@ -81,8 +81,10 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
   FunctionPlan plan;
   plan.function = f.name;
   plan.storeAll = options.storeAll;
-  Frequencies freq = estimateFrequencies(f);
+  const KernelStats *profile = profileOf(options.profile.get(), f);
+  Frequencies freq = estimateFrequencies(f, profile);
   plan.primalCost = freq.primalCost;
+  plan.profiled = profile != nullptr;
 
   plan.isKernel = f.isKernel;
   plan.pos = f.pos;
@@ -99,6 +101,8 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     if (std::optional<int64_t> trips = knownTripCount(s))
       loop.trips = *trips;
     loop.runs = freq.of(s.get());
+    loop.estimatedTrips = freq.trips.count(s.get()) ? freq.trips.at(s.get()) : 0;
+    loop.tripSource = freq.tripSource.count(s.get()) ? freq.tripSource.at(s.get()) : "default";
     loop.strategy = "tape every iteration";
     loop.reason = options.storeAll ? "strategy store-all" : "";
     plan.loops.push_back(loop);

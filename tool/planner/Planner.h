@@ -25,8 +25,10 @@
 #include "analysis/ToBeRecorded.h"
 #include "ir/IR.h"
 #include "planner/CostModel.h"
+#include "planner/Profile.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,10 @@ struct PlanOptions {
   /// --memory-budget in bytes, or -1 for none (CGP_MEMORY_BUDGET may still
   /// set one at run time).
   int64_t memoryBudget = -1;
+  /// --profile: measured trip counts and branch frequencies, or null.
+  std::shared_ptr<const ProfileData> profile;
+  /// --instrument: generated code records a profile (ProfileHooks.h).
+  bool instrument = false;
 };
 
 /// One value the reverse sweep needs, and what the plan does with it.
@@ -67,6 +73,8 @@ struct LoopDecision {
   SourcePos pos;
   std::string label;
   int64_t trips = -1; // known trip count, or -1
+  double estimatedTrips = 0;   // iterations per start the cost model uses
+  std::string tripSource;      // "constant", "profile" or "default"
   double runs = 0;    // times the loop starts per call (estimated)
   std::string strategy;
   std::string reason;
@@ -75,6 +83,7 @@ struct LoopDecision {
 struct FunctionPlan {
   std::string function;
   bool isKernel = false;
+  bool profiled = false; // the profile had this kernel
   SourcePos pos;
   std::vector<LoopDecision> loops;
   bool storeAll = false;

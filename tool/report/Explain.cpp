@@ -35,10 +35,11 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
                     num("%g", options.alpha) + " beta=" + num("%g", options.beta) +
                     " gamma=" + num("%g", options.gamma) + ")\n";
   out += "  estimates per call; loops with a trip count unknown when compiling count " +
+         std::string(options.profile ? "the mean of the profile, else " : "") +
          std::to_string(kDefaultTripCount) + " iterations\n";
   for (const FunctionPlan &p : input.plans) {
     out += "\n" + std::string(p.isKernel ? "kernel " : "") + p.function + " (line " +
-           std::to_string(p.pos.line) + ")\n";
+           std::to_string(p.pos.line) + (p.profiled ? ", planned with the profile" : "") + ")\n";
     double saved = p.storeAllBytes > 0 ? p.storeAllBytes / std::max(p.plannedBytes, 1.0) : 1.0;
     out += "  tape: " + bytesText(p.storeAllBytes) + " storing every value, " +
            bytesText(p.plannedBytes) + " with this plan (" + num("%.2fx", saved) + " less)\n";
@@ -59,10 +60,16 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
                " score=" + num("%.4f", v.score);
       out += "\n      " + v.reason + "\n";
     }
-    for (const LoopDecision &l : p.loops)
-      out += "  " + l.label + " (line " + std::to_string(l.pos.line) + ", " +
-             (l.trips >= 0 ? std::to_string(l.trips) + " iterations" : "trip count known at run time") +
-             "): " + l.strategy + (l.reason.empty() ? "" : "\n      " + l.reason) + "\n";
+    for (const LoopDecision &l : p.loops) {
+      std::string trips =
+          l.trips >= 0 ? std::to_string(l.trips) + " iterations"
+          : l.tripSource == "profile"
+              ? "trip count known at run time; " + num("%.1f", l.estimatedTrips) +
+                    " iterations per start in the profile"
+              : "trip count known at run time; " + num("%.0f", l.estimatedTrips) + " assumed";
+      out += "  " + l.label + " (line " + std::to_string(l.pos.line) + ", " + trips + "): " +
+             l.strategy + (l.reason.empty() ? "" : "\n      " + l.reason) + "\n";
+    }
   }
   return out;
 }
@@ -89,12 +96,15 @@ std::string inputPlanJson(const InputPlans &in) {
       loops.push_back({{"label", l.label},
                        {"line", l.pos.line},
                        {"trips", l.trips >= 0 ? nlohmann::json(l.trips) : nlohmann::json()},
+                       {"estimated_trips", l.estimatedTrips},
+                       {"trip_source", l.tripSource},
                        {"runs", l.runs},
                        {"strategy", l.strategy},
                        {"reason", l.reason}});
     functions.push_back({{"name", p.function},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
+                         {"profiled", p.profiled},
                          {"primal_cost", p.primalCost},
                          {"store_all_bytes", p.storeAllBytes},
                          {"planned_bytes", p.plannedBytes},

@@ -20,6 +20,7 @@
 
 
 #include "ir/Printer.h"
+#include "transform/ProfileHooks.h"
 #include "planner/CostModel.h"
 
 #include <algorithm>
@@ -117,7 +118,8 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
   }
   bool opaqueStatement = false;
   forEachStmt(s->body, [&](const StmtRef &n) {
-    opaqueStatement |= n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque;
+    opaqueStatement |= n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
+                       !isProfileHook(n); // the runtime does not count replays
   });
   if (opaqueStatement) {
     why = "it calls a function without body for its effects, which a replay would repeat";
@@ -163,7 +165,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
 
   // What the run-time plan needs: bytes of the state, of one taped
   // iteration, and of what the rest of the kernel pushes after the loop.
-  Frequencies freq = estimateFrequencies(f_);
+  Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
   double stateBytes = 0;
   std::string stateNames;
   for (Var *v : state) {

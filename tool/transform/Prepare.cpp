@@ -5,13 +5,19 @@
 #include "transform/HoistCalls.h"
 #include "transform/HoistDecls.h"
 #include "transform/NormalizeControl.h"
+#include "transform/ProfileHooks.h"
 
 namespace cgp {
 
 void prepareFunction(Function &f, Module &module) {
   if (f.prepared || !f.body)
     return;
+  bool instrument = f.isKernel && module.instrument;
+  if (instrument)
+    addBranchHooks(f, module); // the user's `if`s, before flags add more
   normalizeControl(f, module);
+  if (instrument)
+    addLoopHooks(f, module);
   hoistCalls(f, module);
   markCountedLoops(f);
   f.locals = hoistDecls(f);

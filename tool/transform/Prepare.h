@@ -3,7 +3,8 @@
 // Both modes work on the same form of a function: control flow normalised
 // (break, continue, return and switch become flags), calls of helpers as
 // statements of their own, counted loops marked, and every local declared at
-// the top. The passes rewrite the function in place, once: a kernel marked
+// the top. With --instrument, kernels get their profile hooks
+// (ProfileHooks.h) too. The passes rewrite the function in place, once: a kernel marked
 // both CGP_GRAD and CGP_JVP, or a helper both modes call, is prepared once.
 //
 //===----------------------------------------------------------------------===//
