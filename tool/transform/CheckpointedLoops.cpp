@@ -19,6 +19,7 @@
 #include "transform/Sweeps.h"
 
 
+#include "analysis/Liveness.h"
 #include "ir/Printer.h"
 #include "transform/ProfileHooks.h"
 #include "planner/CostModel.h"
@@ -87,8 +88,10 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
   }
   // What the body writes: assignments, and what its calls write through
   // the pointers they are given (per the callee's summary).
-  std::set<const Var *> written;
+  std::set<const Var *> written, writtenByCall, taped;
   forEachStmt(s->body, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign && tbr.pushes.count(n.get()))
+      taped.insert(n->lhs->var); // the forward sweep keeps its old value
     if (n->kind == StmtKind::Assign)
       written.insert(n->lhs->var);
     if (n->kind == StmtKind::Decl)
@@ -99,8 +102,10 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
           return;
         const FunctionSummary &sum = sums_.of(x->callee);
         for (size_t a = 0; a < x->operands.size(); ++a)
-          if (x->operands[a]->kind == ExprKind::Address && sum.writesParam[a])
+          if (x->operands[a]->kind == ExprKind::Address && sum.writesParam[a]) {
             written.insert(x->operands[a]->var);
+            writtenByCall.insert(x->operands[a]->var);
+          }
       });
   });
   const ExprRef &bound = cond->operands[1];
@@ -132,14 +137,29 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     if (n->kind == StmtKind::Decl)
       scoped.insert(n->var);
   });
-  // Every variable the body writes is state, scalars it always writes
-  // before reading them too: the probe iteration and the replays would
-  // otherwise leave them holding a later iteration's value, and the taped
-  // iteration pushes (for the reverse sweep of the code before the loop)
-  // whatever value it finds there. Fuzz regression 003.
+  // A scalar the body always writes before reading it (dead at the loop's
+  // entry) is left out of the state only if the forward sweep never tapes
+  // its old value: a taped old value may be the one from before the loop,
+  // which the reverse sweep of the code before the loop needs, and a probe
+  // iteration or a replay would leave a later iteration's value there
+  // instead (fuzz regression 003). Leaving such temporaries out matters:
+  // scalars restored from snapshots stay live across the schedule loop,
+  // which costs GCC 1.6x on the LSTM benchmark.
+  if (liveAtLoops_.empty()) {
+    VarSet atEnd;
+    if (f_.result)
+      atEnd.insert(f_.result);
+    for (Var *p : f_.params)
+      atEnd.insert(p);
+    liveAtLoops_ = liveAtLoopEntries(f_, atEnd);
+  }
+  const VarSet &live = liveAtLoops_[s.get()];
   std::vector<Var *> vars;
   for (const Var *v : written) {
     if (v == index || scoped.count(v))
+      continue;
+    if (v->isScalar() && !live.count(const_cast<Var *>(v)) && !taped.count(v) &&
+        !writtenByCall.count(v))
       continue;
     if (v->isPointer() || v->origin == Var::Global) {
       why = "it writes memory outside the kernel ('" + v->name + "')";

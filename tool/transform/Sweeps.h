@@ -105,6 +105,7 @@ private:
   void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
 
   int loopDepth_ = 0;
+  mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   VarSet logged_;
