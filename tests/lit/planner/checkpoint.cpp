@@ -38,14 +38,14 @@ void inplace(double *h, int T) {
 // CHECK: thread_local cgp::rt::LoopSite t_site;
 // CHECK-NEXT: cgp::rt::LoopCheckpoints t_checkpoints;
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget, else keep
-// CHECK-NEXT: // snapshots of its state (x, v, a) on a binomial schedule
+// CHECK-NEXT: // snapshots of its state (x, v) on a binomial schedule
 // CHECK: const std::int64_t t_steps =
 // CHECK: double t_iteration_bytes =
 // CHECK: if (cgp::rt::memoryBudget(65536) >= 0 && t_steps > 1) {
 // CHECK: t_checkpoints.beginProbe(
 // CHECK: cgp_tape.discardTo(t_mark);
 // CHECK: t_checkpoints.endProbe();
-// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 24, 0.0, 65536);
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 16, 0.0, 65536);
 // CHECK: if (t_snapshots == 0) {
 // CHECK: } else {
 // CHECK: t_checkpoints.start(t_steps, t_snapshots,
