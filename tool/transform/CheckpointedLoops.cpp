@@ -21,6 +21,7 @@
 
 #include "analysis/Liveness.h"
 #include "ir/Printer.h"
+#include "transform/Declarations.h"
 #include "transform/ProfileHooks.h"
 #include "planner/CostModel.h"
 
@@ -30,18 +31,9 @@
 namespace cgp {
 namespace {
 
-Var *newVar(Module &m, const std::string &name, ScalarType type, bool isConst = false) {
-  Var v;
-  v.name = name;
-  v.elem = std::move(type);
-  v.origin = Var::Temp;
-  v.isConst = isConst;
-  return m.newVar(v);
-}
-
 /// A runtime object of generated code (its type is spelled as given).
 Var *newObject(Module &m, const std::string &name, const std::string &type) {
-  return newVar(m, name, ScalarType{ScalarType::Void, type});
+  return makeTemp(m, name, ScalarType{ScalarType::Void, type});
 }
 
 /// The whole of `v` (an array too), for put/get.
@@ -217,12 +209,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Var *site = newObject(m, i->name + "_site", "thread_local cgp::rt::LoopSite");
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));
-  Var *steps = newVar(m, i->name + "_steps", i64, true);
-  Var *snapshots = newVar(m, i->name + "_snapshots", ScalarType::intType(), true);
-  Var *first = newVar(m, i->name + "_start", it, true);
+  Var *steps = makeTemp(m, i->name + "_steps", i64, true);
+  Var *snapshots = makeTemp(m, i->name + "_snapshots", ScalarType::intType(), true);
+  Var *first = makeTemp(m, i->name + "_start", it, true);
   Var *action = newObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
   action->isConst = true;
-  Var *k = newVar(m, i->name + "_step", i64);
+  Var *k = makeTemp(m, i->name + "_step", i64);
 
   // steps = the trip count, from the start and the bound
   ExprRef f = cast(i64, start), b = cast(i64, cond->operands[1]);
@@ -317,8 +309,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   out.fwd.push_back(decl(steps, stepsValue));
   // With a budget in force, measure the tape of one iteration: keep the
   // state, run iteration 0 taped, drop what it pushed, put the state back.
-  Var *measured = newVar(m, i->name + "_iteration_bytes", ScalarType::doubleType());
-  Var *mark = newVar(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
+  Var *measured = makeTemp(m, i->name + "_iteration_bytes", ScalarType::doubleType());
+  Var *mark = makeTemp(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   {
     std::vector<StmtRef> probe{

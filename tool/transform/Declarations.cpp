@@ -14,6 +14,12 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
   return m.newVar(v);
 }
 
+Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst) {
+  Var *v = makeVar(m, name, t, Var::Scalar, Var::Temp, {});
+  v->isConst = isConst;
+  return v;
+}
+
 StmtRef zeroDecl(Var *v) {
   if (v->isArray())
     return decl(v, floatLit(0, v->elem));

@@ -20,6 +20,9 @@ namespace cgp {
 Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
              Var::Origin origin, std::vector<int64_t> dims = {});
 
+/// A scalar temporary of generated code (`const` when `isConst`).
+Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst = false);
+
 /// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`
 StmtRef zeroDecl(Var *v);
 

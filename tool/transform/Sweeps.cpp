@@ -11,21 +11,13 @@
 
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
+#include "transform/Declarations.h"
 
 #include <optional>
 #include <set>
 
 namespace cgp {
 namespace {
-
-Var *newLocal(Module &m, const std::string &name, const ScalarType &t, bool isConst = false) {
-  Var v;
-  v.name = name;
-  v.elem = t;
-  v.origin = Var::Temp;
-  v.isConst = isConst;
-  return m.newVar(v);
-}
 
 bool isSignedIndex(const ScalarType &t) {
   return t.kind == ScalarType::Integer && t.spelling.rfind("unsigned", 0) != 0 &&
@@ -268,7 +260,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   ExprRef fwdCall = opaque(variant->fwd->qualifiedName(), c->type, c->operands);
   if (pushed) {
     // value = g_fwd(...); push(x); x = value;
-    Var *value = newLocal(adj_.module(), c->callee->name + "_value", c->type, true);
+    Var *value = makeTemp(adj_.module(), c->callee->name + "_value", c->type, true);
     out.fwd.push_back(decl(value, fwdCall));
     out.fwd.push_back(push(s->lhs));
     out.fwd.push_back(assign(s->lhs, varRef(value)));
@@ -301,11 +293,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     }
     // A scalar argument computed by an expression: collect its adjoint in a
     // temporary, then propagate it into the expression's operands.
-    Var v;
-    v.name = "d_arg" + std::to_string(i);
-    v.elem = arg->type;
-    v.origin = Var::Temp;
-    Var *tmp = adj_.module().newVar(v);
+    Var *tmp = makeTemp(adj_.module(), "d_arg" + std::to_string(i), arg->type);
     out.rev.push_back(decl(tmp, constant(0, arg->type)));
     args.push_back(address(tmp, intLit(0)));
     AdjointBuilder builder(adj_, facts.variedBefore, [&](const std::string &message) {
@@ -486,7 +474,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
 
   Module &m = adj_.module();
   std::string label = s->label.empty() ? "loop" : s->label;
-  Var *trips = newLocal(m, label + "_trips", ScalarType::int64Type());
+  Var *trips = makeTemp(m, label + "_trips", ScalarType::int64Type());
   Sweeps init = sweep(s->init);
 
   // Forward: count the iterations, push the count after the loop.
@@ -533,8 +521,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   bool initPushed = !ownIndex && tbr.pushes.count(s->init.get());
 
   std::optional<int64_t> known = knownTripCount(s);
-  Var *first = literalStart ? nullptr : newLocal(m, i->name + "_first", it, true);
-  Var *trips = known ? nullptr : newLocal(m, i->name + "_trips", i64);
+  Var *first = literalStart ? nullptr : makeTemp(m, i->name + "_first", it, true);
+  Var *trips = known ? nullptr : makeTemp(m, i->name + "_trips", i64);
   ExprRef firstValue = literalStart ? start : varRef(first);
   ExprRef tripCount = known ? intLit(*known, i64) : varRef(trips);
 
@@ -592,7 +580,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     rloop = forStmt(rinit, cond, rstep, block(inner.rev));
   } else {
     // for (k = trips - 1; k >= 0; --k) { i = first + k * by; ... }
-    Var *k = newLocal(m, i->name + "_iter", i64);
+    Var *k = makeTemp(m, i->name + "_iter", i64);
     ExprRef value = cast(it, binary(BinaryOp::Add, firstValue,
                                     binary(BinaryOp::Mul, varRef(k), intLit(by, i64))));
     std::vector<StmtRef> rbody{ownIndex ? decl(i, value) : assign(varRef(i), value)};
