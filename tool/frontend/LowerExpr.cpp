@@ -101,7 +101,17 @@ Var *Lowering::varFor(const clang::VarDecl *vd, clang::SourceLocation use) {
   unsupported(use, "uses '" + vd->getNameAsString() + "', which cgp-ad cannot see here");
 }
 
+Lowering::NestingLevel::NestingLevel(Lowering &l, const clang::Stmt *s) : lowering(l) {
+  if (++l.nesting_ > kMaxNesting) {
+    --l.nesting_; // no destructor runs for an object whose constructor throws
+    l.unsupported(s, "expressions and statements nested more than " +
+                         std::to_string(kMaxNesting) +
+                         " levels deep are not supported; split them into several statements");
+  }
+}
+
 ExprRef Lowering::lowerExpr(const clang::Expr *e) {
+  NestingLevel level(*this, e);
   e = e->IgnoreParens();
   switch (e->getStmtClass()) {
   case clang::Stmt::IntegerLiteralClass:

@@ -165,6 +165,7 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
 StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   if (!s)
     return block();
+  NestingLevel level(*this, s);
   StmtRef out;
   switch (s->getStmtClass()) {
   case clang::Stmt::CompoundStmtClass: {

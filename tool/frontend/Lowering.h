@@ -49,6 +49,20 @@ private:
   [[noreturn]] void unsupported(clang::SourceLocation loc, const std::string &what);
   [[noreturn]] void unsupported(const clang::Stmt *s, const std::string &what);
 
+  /// How deeply expressions and statements may nest. Lowering and every pass
+  /// after it recurse over the tree, so a deeper one (a sum of 3000 terms
+  /// written in one expression) could exhaust the stack; Clang itself stops
+  /// parentheses at 256 levels.
+  static constexpr int kMaxNesting = 256;
+  int nesting_ = 0;
+  /// Counts one level down for the life of the object; past kMaxNesting,
+  /// `s` is unsupported.
+  struct NestingLevel {
+    NestingLevel(Lowering &l, const clang::Stmt *s);
+    ~NestingLevel() { --lowering.nesting_; }
+    Lowering &lowering;
+  };
+
   Function *lowerFunction(const clang::FunctionDecl *fd);
   /// A Function with `fd`'s name, namespaces, result and parameters.
   Function *lowerSignature(const clang::FunctionDecl *fd);
