@@ -272,6 +272,15 @@ inline bool isCallStmt(const StmtRef &s) {
   return (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) && s->value &&
          s->value->kind == ExprKind::Call;
 }
+/// The type spelling of a kernel's profile object (--instrument).
+inline constexpr const char *kProfileObjectType = "cgp::rt::KernelProfile";
+/// True for a counting hook of --instrument (transform/ProfileHooks.h): a
+/// method call on a kernel's profile object, which reads and writes no
+/// variable of the kernel.
+inline bool isProfileHook(const StmtRef &s) {
+  return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
+         s->value->var && s->value->var->elem.spelling == kProfileObjectType;
+}
 /// True for a null statement or a Block with nothing in it (recursively).
 bool isEmpty(const StmtRef &s);
 

@@ -1,8 +1,6 @@
 //===- CostModel.cpp - how long values take and how often they run --------===//
 #include "planner/CostModel.h"
 
-#include "transform/ProfileHooks.h"
-
 namespace cgp {
 
 double scalarBytes(const ScalarType &t) {
@@ -168,8 +166,7 @@ private:
         source = "profile";
       }
     }
-    out_.trips[loop.get()] = trips;
-    out_.tripSource[loop.get()] = source;
+    out_.trips[loop.get()] = {trips, source};
     return trips;
   }
 

@@ -41,8 +41,11 @@ struct Frequencies {
   double primalCost = 0;
   /// Loops: iterations per start, and where that figure comes from
   /// ("constant", "profile" or "default").
-  std::map<const StmtNode *, double> trips;
-  std::map<const StmtNode *, const char *> tripSource;
+  struct TripEstimate {
+    double trips = 0;
+    const char *source = "default";
+  };
+  std::map<const StmtNode *, TripEstimate> trips;
 
   double of(const StmtNode *s) const {
     auto it = runs.find(s);

@@ -101,8 +101,11 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     if (std::optional<int64_t> trips = knownTripCount(s))
       loop.trips = *trips;
     loop.runs = freq.of(s.get());
-    loop.estimatedTrips = freq.trips.count(s.get()) ? freq.trips.at(s.get()) : 0;
-    loop.tripSource = freq.tripSource.count(s.get()) ? freq.tripSource.at(s.get()) : "default";
+    Frequencies::TripEstimate estimate;
+    if (auto found = freq.trips.find(s.get()); found != freq.trips.end())
+      estimate = found->second;
+    loop.estimatedTrips = estimate.trips;
+    loop.tripSource = estimate.source;
     loop.strategy = "tape every iteration";
     loop.reason = options.storeAll ? "strategy store-all" : "";
     plan.loops.push_back(loop);

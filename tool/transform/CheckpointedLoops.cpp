@@ -18,12 +18,10 @@
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
 
-
 #include "analysis/Liveness.h"
 #include "ir/Printer.h"
-#include "transform/Declarations.h"
-#include "transform/ProfileHooks.h"
 #include "planner/CostModel.h"
+#include "transform/Declarations.h"
 
 #include <algorithm>
 #include <set>

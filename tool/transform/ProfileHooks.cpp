@@ -5,8 +5,6 @@
 
 namespace cgp {
 
-const char *const kProfileObjectType = "cgp::rt::KernelProfile";
-
 namespace {
 
 ProfileTable &tableOf(Function &kernel, Module &module) {
@@ -134,11 +132,6 @@ void addLoopHooks(Function &kernel, Module &module) {
   ProfileTable &t = tableOf(kernel, module);
   LoopHooks(t).visit(kernel.body);
   kernel.body = prepend(hook(t, "callBegin", {}), kernel.body);
-}
-
-bool isProfileHook(const StmtRef &s) {
-  return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
-         s->value->var && s->value->var->elem.spelling == kProfileObjectType;
 }
 
 } // namespace cgp

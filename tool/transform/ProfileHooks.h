@@ -27,17 +27,13 @@
 
 namespace cgp {
 
-/// The type spelling of a kernel's profile object.
-extern const char *const kProfileObjectType;
-
 /// Adds the branch hooks and creates the kernel's ProfileTable in `module`.
 void addBranchHooks(Function &kernel, Module &module);
 
 /// Adds the call and loop hooks (after normalizeControl).
 void addLoopHooks(Function &kernel, Module &module);
 
-/// True for a statement addBranchHooks or addLoopHooks added.
-bool isProfileHook(const StmtRef &s);
+// isProfileHook (ir/IR.h) tells the hooks apart from other statements.
 
 } // namespace cgp
 
