@@ -71,6 +71,7 @@ struct Var {
   unsigned id = 0;            // creation order in the Module (for stable order)
   bool hasKnownValue = false; // an integer constant whose value is known
   int64_t knownValue = 0;
+  bool loopScoped = false;    // declared in a loop's body: no value outlives one iteration
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }

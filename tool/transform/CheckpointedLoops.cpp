@@ -120,8 +120,15 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     why = "it calls a function without body for its effects, which a replay would repeat";
     return false;
   }
-  // Variables declared inside the body (the own indices of inner loops)
-  // live only within it: they are not state.
+  // Variables declared inside the body live only within one iteration:
+  // they are not state, taped or not. Their declarations have moved to the
+  // top of the function (Var::loopScoped remembers where they were), except
+  // the own indices of inner loops. A replay may leave another iteration's
+  // values in them; nothing reads those, since the code before and after
+  // the loop cannot name them and each iteration writes them before reading.
+  // Leaving out the LSTM's gate pre-activations (declared in the step's
+  // body) cuts its snapshot from 6 KiB to 2 KiB, three times as many
+  // snapshots for the same budget.
   std::set<const Var *> scoped;
   forEachStmt(s->body, [&](const StmtRef &n) {
     if (n->kind == StmtKind::Decl)
@@ -146,7 +153,7 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
   const VarSet &live = liveAtLoops_[s.get()];
   std::vector<Var *> vars;
   for (const Var *v : written) {
-    if (v == index || scoped.count(v))
+    if (v == index || scoped.count(v) || v->loopScoped)
       continue;
     if (v->isScalar() && !live.count(const_cast<Var *>(v)) && !taped.count(v) &&
         !writtenByCall.count(v))

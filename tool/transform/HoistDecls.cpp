@@ -13,6 +13,7 @@ public:
     case StmtKind::Decl: {
       // Declared at the top, assigned here: no longer const.
       s->var->isConst = false;
+      s->var->loopScoped |= loopDepth > 0;
       locals.push_back(s->var);
       if (!s->value)
         return block();
@@ -37,26 +38,36 @@ public:
         if (init && init->kind != StmtKind::Assign) {
           // An init that is not a single assignment runs before the loop.
           copy->init = nullptr;
-          copy->body = stmt(s->body);
+          copy->body = loopBody(s->body);
           return block({init, copy});
         }
         copy->init = init;
       }
-      copy->body = stmt(s->body);
+      copy->body = loopBody(s->body);
       return copy;
     }
     default: {
       if (!s->body && !s->elseBody)
         return s;
       auto copy = std::make_shared<StmtNode>(*s);
-      copy->body = stmt(s->body);
+      bool isLoop = s->kind == StmtKind::While || s->kind == StmtKind::DoWhile;
+      copy->body = isLoop ? loopBody(s->body) : stmt(s->body);
       copy->elseBody = stmt(s->elseBody);
       return copy;
     }
     }
   }
 
+  /// A loop's body: what it declares lives for one iteration only.
+  StmtRef loopBody(const StmtRef &body) {
+    ++loopDepth;
+    StmtRef out = stmt(body);
+    --loopDepth;
+    return out;
+  }
+
   std::vector<Var *> locals;
+  int loopDepth = 0;
 };
 
 } // namespace
