@@ -12,6 +12,7 @@
 #include "analysis/Activity.h"
 #include "transform/Declarations.h"
 #include "transform/Derivatives.h"
+#include "transform/EarlyPushes.h"
 #include "transform/Prepare.h"
 #include "transform/Sweeps.h"
 
@@ -230,6 +231,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   sweeps.plan.function = k.name;
   out.plans.push_back(sweeps.plan);
 
+  hoistPushes(sweeps.forward);
+  hoistPushes(sweeps.reverse); // its checkpointed loops run iterations taped
   std::vector<StmtRef> rev;
   if (k.result && adj.has(k.result))
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
@@ -367,6 +370,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
                       (activity.empty() ? std::string("no argument") : activity) +
                       (key.resultActive ? " and its result" : "");
 
+  hoistPushes(sweeps.forward);
   std::vector<StmtRef> fcode = sweeps.forward;
   for (Var *v : atExit)
     fcode.push_back(pushVar(v));

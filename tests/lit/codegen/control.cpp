@@ -34,6 +34,7 @@ double k(const double *x, int n) {
 // CHECK: // loop1: the tape holds per iteration
 // CHECK: std::int64_t loop1_trips = 0;
 // CHECK-NEXT: while (!returned && i < n) {
+// CHECK-NEXT: cgp_tape.push(i);
 // CHECK-NEXT: ++loop1_trips;
 // CHECK-NEXT: continue_loop1 = false;
 // CHECK: if (x[i] < 0.0) {

@@ -27,8 +27,8 @@ double k(const double *x, int n) {
 // CHECK: // loop over i: counted, so the reverse sweep runs i backwards; the tape holds per iteration a;
 // CHECK: std::int64_t i_trips = 0;
 // CHECK-NEXT: for (int i = 0; i < n; ++i) {
-// CHECK-NEXT: ++i_trips;
 // CHECK-NEXT: cgp_tape.push(a);
+// CHECK-NEXT: ++i_trips;
 // CHECK-NEXT: a = std::sin(x[i]);
 // CHECK-NEXT: s += a * a;
 // CHECK-NEXT: }

@@ -38,8 +38,13 @@ double gates(const double *W, const double *xs, int T) {
 // CGP: g = std::tanh(z);
 // CGP: // recompute g (the plan keeps it off the tape)
 // CGP-NEXT: g = std::tanh(z);
+// Pushes stand as early as their values are final (EarlyPushes): both
+// before the product loop.
 // STORE: cgp_tape.push(g);
-// STORE-NEXT: g = std::tanh(z);
+// STORE-NEXT: cgp_tape.push(h[i]);
+// STORE-NEXT: z = xs[t];
+// STORE: g = std::tanh(z);
+// STORE-NEXT: h[i] = g * h[i] + g;
 // STORE-NOT: recompute
 // EXPLAIN: cgp-ad plan for {{.*}}recompute.cpp (strategy cgp, weights alpha=0.6 beta=0.3 gamma=0.1)
 // EXPLAIN: kernel gates (line 20)
