@@ -92,6 +92,12 @@ def main():
         start = text.find("## Planner:")
         if start >= 0:
             end = text.find("\n## ", start + 1)
+            old = text[start:end + 1] if end >= 0 else text[start:]
+            # Hand-written notes below the old table stay (they are updated by hand).
+            table_at = old.find("| kernel |")
+            notes_at = old.find("\n\n", table_at) if table_at >= 0 else -1
+            notes = old[notes_at + 2:] if notes_at >= 0 else ""
+            section += "\n" + notes if notes.strip() else "\n"
             text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
         else:
             text = text.rstrip("\n") + "\n\n" + section
