@@ -3,19 +3,18 @@
 cgp-ad vs ADOL-C benchmark suite.
 
 Builds every kernel of bench/suite (GMM at two sizes, LSTM, bundle adjustment,
-RK4, mixture of experts) into one program each: the primal, cgp-ad's gradient
-under its default plan, under --strategy=store-all and under --memory-budget
-(the budget set at run time through CGP_MEMORY_BUDGET to one eighth of
-store-all's peak tape), and ADOL-C's taping + reverse sweep of the same
-source. Then, per kernel: one check process compares all gradients (relative
-1e-8 against ADOL-C, plus central finite differences) and stops the kernel
-loudly on a mismatch; then one process per tool times it with Google
+RK4, mixture of experts, adaptive-step ODE) into one program each: the primal,
+cgp-ad's gradient under its default plan, under --strategy=store-all and under
+--memory-budget (the budget set at run time through CGP_MEMORY_BUDGET to one
+eighth of store-all's peak tape), and ADOL-C's taping + reverse sweep of the
+same source. Then, per kernel: one check process compares all gradients
+(relative 1e-8 against ADOL-C, plus central finite differences) and stops the
+kernel loudly on a mismatch; then one process per tool times it with Google
 Benchmark (median and minimum of --reps repetitions) and reports peak tape
-bytes and peak RSS. Prints a table per kernel; --write-docs writes the
-"Suite: cgp-ad vs ADOL-C" section of docs/benchmarks.md and the plot
-docs/benchmarks-suite.png. --quick runs small sizes and 3 repetitions (a
-smoke test; its numbers are not the suite's). Exit status 1 if a gradient
-disagreed.
+bytes and peak RSS. Prints a table per kernel; --write-docs writes the "Suite:
+cgp-ad vs ADOL-C" section of docs/benchmarks.md and the plot
+docs/benchmarks-suite.png. --quick runs small sizes and 3 repetitions (a smoke
+test; its numbers are not the suite's). Exit status 1 if a gradient disagreed.
 """
 import argparse, datetime, json, os, platform, shlex, shutil, statistics, subprocess, sys
 
@@ -36,6 +35,9 @@ INSTANCES = [
      "RK4 integration of a 3-species Lotka-Volterra system, {n} steps of 0.002"),
     ("moe", "moe", [], "moe_loss", (1000, 100),
      "mixture of experts, top-1 (argmax) gate over 8 experts (MLP 64-128-64 each), {n} tokens"),
+    ("ode-adaptive", "ode", [], "ode_loss", (20, 2),
+     "adaptive-step Bogacki-Shampine 3(2) integration (a while loop, accept/reject) of a "
+     "forced Van der Pol oscillator to t={n}, tol 1e-9, observed every 0.25"),
 ]
 VARIANTS = [("cgp", "--strategy=cgp"), ("storeall", "--strategy=store-all"),
             ("budget", "--memory-budget=1GiB")]
@@ -138,10 +140,10 @@ def main():
     args.slow_reps = args.slow_reps or (3 if args.quick else 5)
     args.min_time = args.min_time if args.min_time is not None else (0.05 if args.quick else 0.3)
 
-    cgp_ad = args.cgp_ad or shutil.which("cgp-ad")
     prefix = args.prefix or os.environ.get("CGP_PREFIX")
-    if not cgp_ad and prefix:
-        cgp_ad = os.path.join(prefix, "bin", "cgp-ad")
+    # --cgp-ad, else the prefix's own, else the one on PATH.
+    cgp_ad = args.cgp_ad or (os.path.join(prefix, "bin", "cgp-ad") if prefix else
+                             shutil.which("cgp-ad"))
     if cgp_ad and not prefix:
         prefix = os.path.dirname(os.path.dirname(os.path.realpath(cgp_ad)))
     if not cgp_ad or not os.path.exists(cgp_ad) or not os.path.exists(
