@@ -1,10 +1,13 @@
 // checkpoint.cpp - loop checkpoints, the memory budget and loop plans.
 //
-// A loop keeps to the budget by taking as many snapshots as fit beside one
-// taped iteration: s = (budget - bytes in use - what comes after the loop
-// - one iteration's tape) / state bytes. Below one snapshot it takes one
-// anyway (the minimum a loop needs): the computation never fails over
-// memory, and CGP_DEBUG=1 says so.
+// A loop keeps to the budget by taking as many snapshots as fit beside the
+// tape of one segment of k iterations: s = (budget - bytes in use - what
+// comes after the loop - k iterations' tape) / state bytes. The plan tries
+// segment lengths and keeps the one that replays the fewest iterations
+// (k = 1 is classic binomial checkpointing; a k that leaves a snapshot per
+// segment replays none). Below one snapshot and one iteration it takes
+// those anyway (the minimum a loop needs): the computation never fails
+// over memory, and CGP_DEBUG=1 says so.
 #include "cgp/checkpoint.h"
 
 #include <algorithm>
@@ -100,17 +103,63 @@ void CheckpointStore::release(std::size_t offset) { used_ = offset; }
 
 std::size_t checkpointBytes() { return CheckpointStore::current().bytes(); }
 
+namespace {
+
+/// Snapshots of `stateBytes` that fit in `room` bytes, at most one per
+/// iteration (0 when none fits).
+double snapshotsThatFit(double room, std::size_t stateBytes, std::int64_t steps) {
+  double fit = stateBytes ? std::floor(room / static_cast<double>(stateBytes)) : 1.0;
+  return std::max(0.0, std::min(fit, static_cast<double>(steps)));
+}
+
+/// Iterations the reverse sweep runs untaped, beyond the forward sweep's
+/// own: the binomial count on segments, k iterations per replayed segment
+/// (the last segment may be shorter: an upper bound there).
+std::int64_t extraReplays(std::int64_t steps, int snapshots, std::int64_t segment) {
+  std::int64_t units = (steps + segment - 1) / segment;
+  return (optimalReplays(units, snapshots) - (units - 1)) * segment;
+}
+
+/// The segment length (and its snapshots) that replays the fewest
+/// iterations within `room` bytes: every length up to 64, then lengths
+/// growing by an eighth, while a segment's tape leaves room for a snapshot.
+/// Ties go to the shorter segment (less memory).
+void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
+                 std::int64_t &segment, int &snapshots) {
+  std::int64_t best = extraReplays(steps, snapshots, segment);
+  for (std::int64_t k = 2; k <= steps && best > 0; k = k < 64 ? k + 1 : k + k / 8) {
+    double fit = snapshotsThatFit(room - static_cast<double>(k) * iterationBytes, stateBytes,
+                                  (steps + k - 1) / k);
+    if (fit < 1)
+      break;
+    std::int64_t replays = extraReplays(steps, static_cast<int>(fit), k);
+    if (replays < best) {
+      best = replays;
+      segment = k;
+      snapshots = static_cast<int>(fit);
+    }
+  }
+}
+
+} // namespace
+
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget) {
   std::int64_t budget = memoryBudget(compiledBudget);
   int snapshots = 0;
+  std::int64_t segment = 1;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
+  // The loop's own records on the tape: its trip count or plan, its start.
+  const double bookkeeping = 16;
   if (budget >= 0 && steps > 1 &&
-      inUse + afterBytes + static_cast<double>(steps) * iterationBytes > static_cast<double>(budget)) {
-    double room = static_cast<double>(budget) - inUse - afterBytes - iterationBytes;
-    double fit = stateBytes ? std::floor(room / static_cast<double>(stateBytes)) : 1.0;
-    snapshots = fit < 1 ? 1 : fit > static_cast<double>(steps) ? static_cast<int>(steps)
-                                                                 : static_cast<int>(fit);
+      inUse + afterBytes + bookkeeping + static_cast<double>(steps) * iterationBytes >
+          static_cast<double>(budget)) {
+    double room = static_cast<double>(budget) - inUse - afterBytes - bookkeeping;
+    segment = 1;
+    double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
+    snapshots = fit < 1 ? 1 : static_cast<int>(fit);
+    if (fit >= 1)
+      pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
     if (fit < 1 && debugEnabled())
       std::fprintf(stderr,
                    "cgp-debug: budget %lld bytes is below this loop's minimum (one snapshot of "
@@ -119,7 +168,8 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                    static_cast<long long>(budget), stateBytes, iterationBytes, inUse,
                    afterBytes);
   }
-  bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget;
+  bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
+                 site.segment != segment;
   if (changed) {
     if (site.steps >= 0)
       countRetrace();
@@ -131,27 +181,112 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      budget >= 0 ? std::to_string(budget).c_str() : "none");
       else
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: binomial checkpointing "
-                     "with %d snapshots of %zu bytes, %lld replayed iterations (budget %lld)\n",
+                     "with %d snapshots of %zu bytes, segments of %lld iterations taped at "
+                     "once, %lld replayed iterations (budget %lld)\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
-                     snapshots, stateBytes,
-                     static_cast<long long>(optimalReplays(steps, snapshots) - (steps - 1)),
+                     snapshots, stateBytes, static_cast<long long>(segment),
+                     static_cast<long long>(extraReplays(steps, snapshots, segment)),
                      static_cast<long long>(budget));
     }
     site.steps = steps;
     site.snapshots = snapshots;
     site.budget = budget;
+    site.segment = segment;
   }
   return snapshots;
 }
 
-void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes) {
+int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
+                       double afterBytes, std::int64_t compiledBudget) {
+  std::int64_t budget = memoryBudget(compiledBudget);
+  if (budget < 0)
+    return 0;
+  double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
+  double room = static_cast<double>(budget) - inUse - afterBytes - 16;
+  // The trip count is unknown: half the room for a segment's tape, the rest
+  // for snapshots (one more slot than the schedule's count, see
+  // startOnline()), at most kMaxOnlineSnapshots of them: with half of them
+  // taken while the loop runs, each stretch is at most 1/512 of the loop.
+  const double kMaxOnlineSnapshots = 1024;
+  double perIteration = std::max(iterationBytes, 1.0);
+  std::int64_t segment =
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(room / 2 / perIteration)));
+  double fit = stateBytes ? std::floor((room - static_cast<double>(segment) * perIteration) /
+                                       static_cast<double>(stateBytes)) - 1
+                          : kMaxOnlineSnapshots;
+  int snapshots = static_cast<int>(std::max(1.0, std::min(fit, kMaxOnlineSnapshots)));
+  if (fit < 1 && debugEnabled())
+    std::fprintf(stderr,
+                 "cgp-debug: budget %lld bytes is below this loop's minimum (two snapshots of "
+                 "%zu bytes and one iteration's tape of %.0f bytes, with %.0f in use and about "
+                 "%.0f for what follows the loop): using the minimum\n",
+                 static_cast<long long>(budget), stateBytes, iterationBytes, inUse, afterBytes);
+  bool changed = site.snapshots != snapshots || site.budget != budget || site.segment != segment;
+  if (changed) {
+    if (site.snapshots >= 0)
+      countRetrace();
+    if (debugEnabled())
+      std::fprintf(stderr,
+                   "cgp-debug: %s loop of unknown trip count: online checkpointing with up to %d "
+                   "snapshots of %zu bytes, segments of %lld iterations taped at once (budget "
+                   "%lld)\n",
+                   site.snapshots >= 0 ? "re-plan:" : "plan:", snapshots, stateBytes,
+                   static_cast<long long>(segment), static_cast<long long>(budget));
+    site.snapshots = snapshots;
+    site.budget = budget;
+    site.segment = segment;
+  }
+  return snapshots;
+}
+
+void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
+                            std::int64_t segment) {
   finish();
-  schedule_.emplace(steps, snapshots);
+  schedule_.emplace(steps, snapshots, segment);
   stateBytes_ = stateBytes;
   offset_ = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
   active_ = true;
   reversed_ = muted_ = false;
   Tape::current().notePeak();
+}
+
+void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::int64_t segment) {
+  finish();
+  snapshots_ = std::max(snapshots, 1);
+  onlineSlots_ = std::max(snapshots_ / 2, 1);
+  segment_ = segment;
+  stateBytes_ = stateBytes;
+  offset_ = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
+  stride_ = 1;
+  taken_ = 0;
+  nextDue_ = 0;
+  active_ = true;
+  reversed_ = muted_ = false;
+  Tape::current().notePeak();
+}
+
+bool LoopCheckpoints::makeRoom(std::int64_t n) {
+  if (taken_ == onlineSlots_) {
+    // Keep the snapshots before iterations 0, 2d, 4d, ...: slot i gets
+    // what slot 2i held.
+    for (int i = 1; 2 * i < taken_; ++i)
+      std::memcpy(store().at(offset_ + slotOffset(i)), store().at(offset_ + slotOffset(2 * i)),
+                  stateBytes_);
+    taken_ = (taken_ + 1) / 2;
+    stride_ *= 2;
+    nextDue_ = taken_ * stride_;
+    if (n != nextDue_)
+      return false;
+  }
+  beginSave(taken_);
+  ++taken_;
+  nextDue_ = taken_ * stride_;
+  return true;
+}
+
+void LoopCheckpoints::endOnline(std::int64_t trips) {
+  nextDue_ = -1;
+  stretches_.emplace(trips, taken_, stride_, snapshots_, segment_);
 }
 
 void LoopCheckpoints::beginProbe(std::size_t stateBytes) {
@@ -170,9 +305,13 @@ void LoopCheckpoints::endProbe() {
 void LoopCheckpoints::finish() {
   if (!active_)
     return;
-  std::int64_t steps = schedule_->steps();
-  if (steps > 0)
-    countRecomputedIterations(schedule_->replayed() - (steps - 1));
+  if (schedule_ && schedule_->steps() > 0)
+    countRecomputedIterations(schedule_->replayed() - schedule_->forwardAdvance());
+  if (stretches_)
+    countRecomputedIterations(stretches_->replayed());
+  schedule_.reset();
+  stretches_.reset();
+  nextDue_ = -1;
   store().release(offset_);
   active_ = false;
   if (muted_)

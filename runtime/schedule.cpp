@@ -84,10 +84,46 @@ std::int64_t optimalReplays(std::int64_t steps, int snapshots) {
   return fewestReplays(steps, snapshots - 1);
 }
 
-BinomialSchedule::BinomialSchedule(std::int64_t steps, int snapshots)
+BinomialSchedule::BinomialSchedule(std::int64_t steps, int snapshots, std::int64_t segment)
     : steps_(steps < 0 ? 0 : steps), snapshots_(snapshots < 1 ? 1 : snapshots),
-      next_(steps_ - 1) {
+      segment_(segment < 1 ? 1 : segment), units_((steps_ + segment_ - 1) / segment_),
+      next_(units_ - 1) {
   held_.reserve(static_cast<std::size_t>(snapshots_));
+}
+
+ScheduleAction BinomialSchedule::next() {
+  ScheduleAction a;
+  if (pendingTape_ < pendingTo_) {
+    a.kind = ScheduleAction::Tape;
+    a.step = pendingTape_++;
+    return a;
+  }
+  if (pendingReverse_ >= pendingFrom_) {
+    a.kind = ScheduleAction::Reverse;
+    a.step = pendingReverse_--;
+    return a;
+  }
+  a = nextOnSegments();
+  // Segments to iterations.
+  switch (a.kind) {
+  case ScheduleAction::Store:
+  case ScheduleAction::Restore:
+    a.step *= segment_;
+    return a;
+  case ScheduleAction::Advance:
+    a.step *= segment_;
+    a.to = std::min(a.to * segment_, steps_);
+    replayed_ += a.to - a.step;
+    return a;
+  case ScheduleAction::Reverse:
+    pendingFrom_ = a.step * segment_;
+    pendingTo_ = std::min(pendingFrom_ + segment_, steps_);
+    pendingTape_ = pendingFrom_;
+    pendingReverse_ = pendingTo_ - 1;
+    return next();
+  default:
+    return a;
+  }
 }
 
 std::int64_t BinomialSchedule::split(std::int64_t from, std::int64_t end, int free) const {
@@ -112,11 +148,11 @@ std::int64_t BinomialSchedule::split(std::int64_t from, std::int64_t end, int fr
   return from + m;
 }
 
-ScheduleAction BinomialSchedule::next() {
+ScheduleAction BinomialSchedule::nextOnSegments() {
   ScheduleAction a;
   if (!started_) {
     started_ = true;
-    if (steps_ == 0)
+    if (units_ == 0)
       return a;
     held_.push_back(0);
     peak_ = 1;
@@ -152,7 +188,6 @@ ScheduleAction BinomialSchedule::next() {
     a.kind = ScheduleAction::Advance;
     a.step = position_;
     a.to = m;
-    replayed_ += m - position_;
     position_ = m;
     return a;
   }
@@ -170,7 +205,6 @@ ScheduleAction BinomialSchedule::next() {
   a.kind = ScheduleAction::Advance;
   a.step = position_;
   a.to = next_;
-  replayed_ += next_ - position_;
   position_ = next_;
   return a;
 }

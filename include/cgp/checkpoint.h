@@ -5,9 +5,11 @@
 // planLoopReversal() whether the loop's tape fits the memory budget. If it
 // does not, the loop keeps snapshots of its state (the variables its body
 // writes) in a LoopCheckpoints and follows a BinomialSchedule: the forward
-// sweep runs the loop up to its last iteration, taking snapshots on the way;
+// sweep runs the loop up to its last segment, taking snapshots on the way;
 // the reverse sweep restores snapshots, replays iterations untaped, and runs
-// each iteration taped right before reversing it. Snapshot memory comes
+// each segment of iterations taped right before reversing it (a segment is
+// as many iterations as the budget leaves tape room for, next to the
+// snapshots; planLoopReversal picks the length). Snapshot memory comes
 // from a thread-local store that keeps its storage between calls, and it
 // counts in peak_tape_bytes.
 #ifndef CGP_CHECKPOINT_H
@@ -62,16 +64,26 @@ struct LoopSite {
   std::int64_t steps = -1;
   int snapshots = -1;
   std::int64_t budget = -2;
+  std::int64_t segment = 1; // iterations taped at once (with snapshots > 0)
 };
 
 /// How to reverse a loop of `steps` iterations whose taped iterations take
 /// about `iterationBytes` each and whose state takes `stateBytes`: 0 to
 /// tape every iteration, else the number of snapshots (>= 1) that keeps the
 /// tape and the snapshots within the budget (`compiledBudget`, or
-/// CGP_MEMORY_BUDGET). `afterBytes` estimates what the code after the loop
-/// will push.
+/// CGP_MEMORY_BUDGET), with `site.segment` set to the number of iterations
+/// to tape at once: the pair that replays the fewest iterations.
+/// `afterBytes` estimates what the code after the loop will push.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget);
+
+/// How to reverse a loop whose trip count is unknown at its entry: 0 to
+/// tape every iteration (no budget in force), else the most snapshot slots
+/// online checkpointing may use (LoopCheckpoints::startOnline), with
+/// `site.segment` set to the iterations to tape at once, all within the
+/// budget. Said under CGP_DEBUG=1 when it changes.
+int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
+                       double afterBytes, std::int64_t compiledBudget);
 
 /// The snapshots and schedule of one run of a checkpointed loop.
 class LoopCheckpoints {
@@ -83,11 +95,24 @@ public:
   // destructible object keeps the gradient free of cleanup paths (which
   // cost GCC register allocation in the loops around it).
 
-  void start(std::int64_t steps, int snapshots, std::size_t stateBytes);
+  void start(std::int64_t steps, int snapshots, std::size_t stateBytes, std::int64_t segment = 1);
+
+  /// A loop whose trip count is unknown at its entry (a while loop), run
+  /// untaped: up to `snapshots` slots, half of them for the snapshots the
+  /// loop takes while it runs (the rest serve the reverse of each stretch).
+  void startOnline(int snapshots, std::size_t stateBytes, std::int64_t segment);
+  /// Before iteration n of such a loop (0, 1, ... in order): true if its
+  /// state is to be saved now, with put(). Every d-th iteration; when the
+  /// slots fill up, every other snapshot is dropped and d doubles.
+  bool due(std::int64_t n) { return CGP_RT_UNLIKELY(n == nextDue_) && makeRoom(n); }
+  /// The loop ended after `trips` iterations: from here on, next() gives
+  /// the actions that reverse it (a StretchSchedule).
+  void endOnline(std::int64_t trips);
+
   ScheduleAction next() {
-    ScheduleAction action = schedule_->next();
-    // Past the first Reverse action (the forward sweep's last iteration),
-    // iterations run again: a profile does not count them.
+    ScheduleAction action = schedule_ ? schedule_->next() : stretches_->next();
+    // Past the first Reverse action (which ends the forward sweep, its last
+    // segment taped), iterations run again: a profile does not count them.
     if (CGP_RT_UNLIKELY(reversed_ && !muted_)) {
       muted_ = true;
       detail::muteProfile(1);
@@ -95,7 +120,7 @@ public:
     reversed_ = reversed_ || action.isReverse();
     return action;
   }
-  std::int64_t steps() const { return schedule_->steps(); }
+  std::int64_t steps() const { return schedule_ ? schedule_->steps() : stretches_->steps(); }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
 
@@ -131,7 +156,14 @@ private:
   static CheckpointStore &store() { return CheckpointStore::current(); }
   std::size_t slotOffset(int slot) const { return static_cast<std::size_t>(slot) * stateBytes_; }
 
+  bool makeRoom(std::int64_t n);
+
   std::optional<BinomialSchedule> schedule_;
+  std::optional<StretchSchedule> stretches_;
+  // While an online loop runs: the next iteration to snapshot, the stride,
+  // snapshots taken (slots 0..taken_-1) and how many it may take.
+  std::int64_t nextDue_ = -1, stride_ = 1, segment_ = 1;
+  int taken_ = 0, onlineSlots_ = 0, snapshots_ = 0;
   std::size_t offset_ = 0, stateBytes_ = 0;
   unsigned char *cursor_ = nullptr;
   bool active_ = false;

@@ -14,10 +14,18 @@
 // one action at a time, a schedule that reaches this bound while never
 // holding more than s snapshots, deciding each split when it gets there,
 // so it needs memory for s positions only, whatever T is.
+//
+// With room on the tape for k iterations, the schedule works on segments
+// of k iterations instead: snapshots are taken at segment boundaries, and a
+// segment is reversed by running its k iterations taped (Tape actions) and
+// then reversing them, last first (Reverse actions). The replay count is
+// then that of ceil(T / k) steps, k iterations each; a budget that holds a
+// snapshot per segment replays nothing at all.
 #ifndef CGP_SCHEDULE_H
 #define CGP_SCHEDULE_H
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace cgp {
@@ -38,7 +46,8 @@ struct ScheduleAction {
     Store,   // save the state (before iteration `step`) in slot `slot`
     Restore, // load the state from slot `slot` (it is before iteration `step`)
     Advance, // run iterations [step, to) without taping them
-    Reverse, // run iteration `step` taped, then its reverse sweep
+    Tape,    // run iteration `step` taped (its reverse comes later)
+    Reverse, // run the reverse sweep of iteration `step`, whose tape is on top
     Done,    // every iteration has been reversed
   };
   Kind kind = Done;
@@ -49,35 +58,84 @@ struct ScheduleAction {
   bool isStore() const { return kind == Store; }
   bool isRestore() const { return kind == Restore; }
   bool isAdvance() const { return kind == Advance; }
+  bool isTape() const { return kind == Tape; }
   bool isReverse() const { return kind == Reverse; }
 };
 
 class BinomialSchedule {
 public:
-  /// A schedule for `steps` iterations and `snapshots` slots. The first
-  /// action stores the initial state in slot 0.
-  BinomialSchedule(std::int64_t steps, int snapshots);
+  /// A schedule for `steps` iterations, `snapshots` slots and segments of
+  /// `segment` iterations. The first action stores the initial state in
+  /// slot 0.
+  BinomialSchedule(std::int64_t steps, int snapshots, std::int64_t segment = 1);
 
   ScheduleAction next();
 
   std::int64_t steps() const { return steps_; }
   int snapshots() const { return snapshots_; }
+  std::int64_t segment() const { return segment_; }
   /// Iterations replayed so far (run by Advance actions).
   std::int64_t replayed() const { return replayed_; }
+  /// The iterations the forward sweep itself advances (all but the last
+  /// segment, which it tapes): replayed() - this is what the reverse
+  /// sweep recomputes.
+  std::int64_t forwardAdvance() const { return steps_ - lastSegment(); }
   /// Most snapshots held at once so far.
   int peakSnapshots() const { return peak_; }
 
 private:
   std::int64_t split(std::int64_t from, std::int64_t end, int free) const;
+  /// The next action on segments (Reverse meaning: tape and reverse one).
+  ScheduleAction nextOnSegments();
+  std::int64_t lastSegment() const {
+    return steps_ == 0 ? 0 : steps_ - (units_ - 1) * segment_;
+  }
 
   std::int64_t steps_;
   int snapshots_;
-  std::vector<std::int64_t> held_; // positions of the snapshots, slot = index
-  std::int64_t position_ = 0;      // the iteration the current state is before
-  std::int64_t next_ = -1;         // the next iteration to reverse
-  std::int64_t replayed_ = 0;
+  std::int64_t segment_;
+  std::int64_t units_;             // segments: ceil(steps / segment)
+  std::vector<std::int64_t> held_; // segments the snapshots are before, slot = index
+  std::int64_t position_ = 0;      // the segment the current state is before
+  std::int64_t next_ = -1;         // the next segment to reverse
+  std::int64_t replayed_ = 0;      // in iterations
   int peak_ = 0;
   bool started_ = false;
+  // The Tape and Reverse actions of the segment being reversed: iterations
+  // [pendingFrom_, pendingTo_) are taped, then reversed from pendingTo_ - 1.
+  std::int64_t pendingFrom_ = 0, pendingTo_ = 0, pendingTape_ = 0, pendingReverse_ = -1;
+};
+
+/// The reverse of a loop whose trip count is known only once it has ended
+/// (a while loop). While it ran, LoopCheckpoints kept snapshots before the
+/// iterations 0, d, 2d, ... (`count` of them, slots 0 to count - 1, thinned
+/// to every other one and d doubled whenever they filled their share of the
+/// slots). This schedule reverses the stretch after each snapshot, last
+/// stretch first: restore its snapshot, then a BinomialSchedule over the
+/// stretch with the slots that earlier snapshots do not hold.
+class StretchSchedule {
+public:
+  StretchSchedule(std::int64_t trips, int count, std::int64_t stride, int snapshots,
+                  std::int64_t segment);
+
+  ScheduleAction next();
+
+  std::int64_t steps() const { return trips_; }
+  /// Iterations replayed so far (run by Advance actions); the loop itself
+  /// ran untaped before, so all of them are recomputed.
+  std::int64_t replayed() const { return replayed_; }
+  /// Most snapshots held at once so far (the stretches' start snapshots
+  /// included).
+  int peakSnapshots() const { return peak_; }
+
+private:
+  std::int64_t trips_, stride_, segment_;
+  int count_, snapshots_;
+  int stretch_;                         // the stretch being reversed (-1: done)
+  std::int64_t from_ = 0;               // its first iteration
+  std::optional<BinomialSchedule> sub_; // its schedule
+  std::int64_t replayed_ = 0;
+  int peak_ = 0;
 };
 
 } // namespace rt

@@ -1,10 +1,13 @@
 // Unit tests of the runtime's loop checkpoints: sizes, the budget, loop
-// plans, snapshot storage, and dropping a probe run from the tape.
+// plans, snapshot storage, dropping a probe run from the tape, and the
+// online checkpoints of loops whose trip count is unknown at their entry.
 #include "cgp/checkpoint.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 using namespace cgp::rt;
 
@@ -35,10 +38,24 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, -1) == 0);
   // Fits: 1000 * 100 <= 200000.
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, 200000) == 0);
-  // Does not fit: (20000 - 100) / 50 = 398 snapshots.
-  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000) == 398);
-  // What comes after the loop is kept out of the room.
-  CHECK(planLoopReversal(site, 1000, 100, 50, 10000, 20000) == 198);
+  // Does not fit. One iteration's tape leaves room for (20000 - 16 - 100)
+  // / 50 = 397 snapshots (16 bytes: the loop's own records), 1000 - 397
+  // replays; segments of 3 iterations leave
+  // room for 393, more than the 334 segments: a snapshot per segment
+  // (334 * 50 + 3 * 100 + 16 <= 20000), nothing replayed.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000) == 334);
+  CHECK(site.segment == 3);
+  // What comes after the loop is kept out of the room: 10000 bytes leave
+  // room for a snapshot per segment from segments of 6 on (167 * 50 +
+  // 6 * 100 <= 10000; with 5, 200 segments but room for 190).
+  CHECK(planLoopReversal(site, 1000, 100, 50, 10000, 20000) == 167);
+  CHECK(site.segment == 6);
+  // A large iteration tape: segments of 2 replay least (199 snapshots for
+  // 500 segments; segments of 1 and 3 replay more), within the budget with
+  // the loop's 16 bytes of records.
+  CHECK(planLoopReversal(site, 1000, 5000, 50, 0, 20000) == 199);
+  CHECK(site.segment == 2);
+  CHECK(199 * 50 + 2 * 5000 + 16 <= 20000);
   // Below the minimum: one snapshot anyway.
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, 10) == 1);
   // Never more snapshots than iterations.
@@ -117,4 +134,90 @@ TEST_CASE("discardTo() drops a probe run across chunks", "[tape]") {
   CHECK(t.pop<double>() == 2.5);
   CHECK(t.pop<double>() == 1.5);
   CHECK(t.bytes() == 0);
+}
+
+TEST_CASE("loops of unknown trip count: online snapshots, then every stretch reversed",
+          "[checkpoint][schedule]") {
+  // The state is the number of the iteration it is before; a snapshot and
+  // a replay must give it back exactly. Every iteration must be taped from
+  // the right state and reversed once, last first, with at most one
+  // segment on the tape and no slot beyond the snapshots + 1 acquired.
+  for (std::int64_t segment = 1; segment <= 4; ++segment)
+    for (int snapshots = 1; snapshots <= 7; ++snapshots)
+      for (std::int64_t trips = 0; trips <= 160; ++trips) {
+        LoopCheckpoints c;
+        c.startOnline(snapshots, sizeof(std::int64_t), segment);
+        std::int64_t x = 0;
+        for (std::int64_t n = 0; n < trips; ++n) {
+          if (c.due(n))
+            c.put(x);
+          x = x + 1;
+        }
+        c.endOnline(trips);
+        REQUIRE(c.steps() == trips);
+        std::vector<std::int64_t> tape;
+        std::int64_t expected = trips - 1;
+        std::size_t peakTape = 0;
+        for (ScheduleAction a = c.next(); a.kind != ScheduleAction::Done; a = c.next()) {
+          switch (a.kind) {
+          case ScheduleAction::Restore:
+            REQUIRE(a.slot >= 0);
+            REQUIRE(a.slot <= snapshots);
+            c.beginLoad(a.slot);
+            c.get(x);
+            REQUIRE(x == a.step);
+            break;
+          case ScheduleAction::Store:
+            REQUIRE(a.slot >= 0);
+            REQUIRE(a.slot <= snapshots);
+            REQUIRE(x == a.step);
+            c.beginSave(a.slot);
+            c.put(x);
+            break;
+          case ScheduleAction::Advance:
+            REQUIRE(x == a.step);
+            REQUIRE(a.to > a.step);
+            x = a.to;
+            break;
+          case ScheduleAction::Tape:
+            REQUIRE(x == a.step);
+            tape.push_back(x);
+            peakTape = std::max(peakTape, tape.size());
+            x = x + 1;
+            break;
+          case ScheduleAction::Reverse:
+            REQUIRE(!tape.empty());
+            REQUIRE(tape.back() == a.step);
+            REQUIRE(a.step == expected);
+            tape.pop_back();
+            --expected;
+            x = -1; // the reverse leaves the state undefined
+            break;
+          default:
+            FAIL("unknown action");
+          }
+        }
+        REQUIRE(expected == -1);
+        REQUIRE(tape.empty());
+        REQUIRE(peakTape <= static_cast<std::size_t>(segment));
+        c.finish();
+        REQUIRE(CheckpointStore::current().bytes() == 0);
+      }
+}
+
+TEST_CASE("online plans keep snapshots and a segment's tape within the budget",
+          "[checkpoint]") {
+  unsetenv("CGP_MEMORY_BUDGET");
+  Tape::current().clear();
+  LoopSite site;
+  CHECK(planOnlineReversal(site, 100, 50, 0, -1) == 0); // no budget: tape
+  // 20000 bytes: a segment of (20000 - 16) / 2 / 100 = 99 iterations, and
+  // (20000 - 16 - 9900) / 50 - 1 = 200 snapshots (one more slot acquired).
+  CHECK(planOnlineReversal(site, 100, 50, 0, 20000) == 200);
+  CHECK(site.segment == 99);
+  CHECK(201 * 50 + 99 * 100 + 16 <= 20000);
+  // Large budgets: at most 1024 snapshots.
+  CHECK(planOnlineReversal(site, 100, 50, 0, 1 << 30) == 1024);
+  // Below the minimum: one snapshot anyway.
+  CHECK(planOnlineReversal(site, 100, 50, 0, 10) == 1);
 }

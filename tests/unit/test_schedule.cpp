@@ -1,8 +1,9 @@
 // Unit tests of the binomial checkpointing schedule: every schedule for
 // T <= 500 iterations and s <= 12 snapshot slots is valid (each iteration
-// reversed once, last first, from the right state), replays exactly the
-// optimum of the binomial formula (itself checked against a dynamic
-// program over all possible splits), and never holds more than s snapshots.
+// taped from the right state and reversed once, last first), replays
+// exactly the optimum of the binomial formula (itself checked against a
+// dynamic program over all possible splits), and never holds more than s
+// snapshots; on segments of k iterations, never more than k taped.
 #include "cgp/schedule.h"
 
 #include <catch2/catch.hpp>
@@ -32,11 +33,14 @@ std::vector<std::vector<std::int64_t>> replaysByDynamicProgram(int maxFree, int 
 }
 
 /// Runs a schedule on a simulated loop whose state is the iteration number
-/// it is before; fails the test on any invalid action.
-void simulate(std::int64_t steps, int snapshots) {
-  BinomialSchedule schedule(steps, snapshots);
-  std::vector<std::int64_t> slots(snapshots, -1);
+/// it is before, with a simulated tape of iteration numbers; fails the test
+/// on any invalid action. Returns the iterations replayed beyond the
+/// forward sweep's own.
+std::int64_t simulate(std::int64_t steps, int snapshots, std::int64_t segment = 1) {
+  BinomialSchedule schedule(steps, snapshots, segment);
+  std::vector<std::int64_t> slots(snapshots, -1), tape;
   std::int64_t state = 0, expected = steps - 1, advanced = 0;
+  std::size_t peakTape = 0;
   bool stateKnown = true;
   for (int guard = 0; guard < 100000000; ++guard) {
     ScheduleAction a = schedule.next();
@@ -65,10 +69,19 @@ void simulate(std::int64_t steps, int snapshots) {
       advanced += a.to - a.step;
       state = a.to;
       break;
-    case ScheduleAction::Reverse:
+    case ScheduleAction::Tape:
       REQUIRE(stateKnown);
       REQUIRE(a.step == state);
+      REQUIRE(a.step <= expected);
+      tape.push_back(a.step);
+      peakTape = std::max(peakTape, tape.size());
+      state = a.step + 1;
+      break;
+    case ScheduleAction::Reverse:
+      REQUIRE(!tape.empty());
+      REQUIRE(tape.back() == a.step);
       REQUIRE(a.step == expected);
+      tape.pop_back();
       --expected;
       stateKnown = false;
       break;
@@ -77,9 +90,11 @@ void simulate(std::int64_t steps, int snapshots) {
     }
   }
   REQUIRE(expected == -1); // every iteration reversed, in order
+  REQUIRE(tape.empty());
+  REQUIRE(peakTape <= static_cast<std::size_t>(segment)); // one segment's tape at a time
   REQUIRE(advanced == schedule.replayed());
-  REQUIRE(schedule.replayed() == cgp::rt::optimalReplays(steps, snapshots));
   REQUIRE(schedule.peakSnapshots() <= snapshots);
+  return schedule.replayed() - schedule.forwardAdvance();
 }
 
 } // namespace
@@ -104,14 +119,34 @@ TEST_CASE("the binomial formula is the optimum over all splits", "[schedule]") {
 
 TEST_CASE("schedules for T <= 500 and s <= 12 are valid and optimal", "[schedule]") {
   for (int s = 1; s <= 12; ++s)
-    for (std::int64_t steps = 0; steps <= 500; ++steps)
-      simulate(steps, s);
+    for (std::int64_t steps = 0; steps <= 500; ++steps) {
+      std::int64_t extra = simulate(steps, s);
+      REQUIRE(extra == (steps ? cgp::rt::optimalReplays(steps, s) - (steps - 1) : 0));
+    }
+}
+
+TEST_CASE("schedules on segments reverse every iteration once, one segment taped at a time",
+          "[schedule]") {
+  for (std::int64_t segment = 1; segment <= 9; ++segment)
+    for (int s = 1; s <= 6; ++s)
+      for (std::int64_t steps = 0; steps <= 200; ++steps) {
+        std::int64_t units = (steps + segment - 1) / segment;
+        std::int64_t extra = simulate(steps, s, segment);
+        // The optimum on segments, each replayed segment at most k iterations.
+        REQUIRE(extra <= (units ? cgp::rt::optimalReplays(units, s) - (units - 1) : 0) * segment);
+        if (s >= units)
+          REQUIRE(extra == 0); // a snapshot per segment: nothing replayed
+      }
+  // 1000 iterations, 56 snapshots, segments of 18: every segment has its
+  // snapshot, so the reverse sweep replays nothing.
+  CHECK(simulate(1000, 56, 18) == 0);
+  CHECK(simulate(1000, 56, 1) > 0);
 }
 
 TEST_CASE("long loops replay few iterations per iteration", "[schedule]") {
   // 10,000 iterations with 12 slots: C(17, 12) = 6188 < 10,000 <=
   // C(18, 12) = 18564, so r = 6 replays at most per iteration.
-  simulate(10000, 12);
+  CHECK(simulate(10000, 12) == cgp::rt::optimalReplays(10000, 12) - 9999);
   CHECK(cgp::rt::optimalReplays(10000, 12) == 6 * 10000 - cgp::rt::binomialCapped(18, 13, INT64_MAX));
   // 100,000 iterations with 20 slots: C(26, 20) = 230230 >= 100,000, r = 6.
   BinomialSchedule schedule(100000, 20);

@@ -88,10 +88,13 @@ std::string signature(const Function &f, const Printer &p, bool definition) {
   if (f.isInline)
     s += "inline ";
   s += f.returnType.spelling + " " + f.name + "(";
-  for (size_t i = 0; i < f.params.size(); ++i)
-    s += (i ? ", " : "") + p.declarator(f.params[i]);
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    // The header's declaration stays plain: __restrict qualifies the
+    // parameter itself, so it does not change the function's type.
+    bool restrict = definition && f.restrictPointers && f.params[i]->isPointer();
+    s += (i ? ", " : "") + p.declarator(f.params[i], restrict);
+  }
   s += ")";
-  (void)definition;
   return s;
 }
 

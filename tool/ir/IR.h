@@ -299,6 +299,10 @@ struct Function {
   StmtRef body;
   bool isStatic = false;
   bool isInline = false;
+  // An entry point (f_grad, f_jvp): its definition marks pointer parameters
+  // __restrict, which the user's contract (distinct buffers do not overlap)
+  // allows and which lets the compiler vectorise the reverse loops.
+  bool restrictPointers = false;
   SourcePos pos;
 
   // Kernels only: the parameters CGP_GRAD names (all floating ones if empty),

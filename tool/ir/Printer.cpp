@@ -238,13 +238,13 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
   return s;
 }
 
-std::string Printer::declarator(const Var *v) const {
+std::string Printer::declarator(const Var *v, bool restrictPointer) const {
   std::string s;
   if (v->isConst)
     s += "const ";
   s += v->elem.spelling;
   if (v->isPointer())
-    s += " *";
+    s += restrictPointer ? " *__restrict " : " *";
   else
     s += " ";
   s += namer_.name(v);

@@ -32,7 +32,9 @@ public:
   /// Statements, one per line, each line prefixed by `indent` spaces.
   std::string stmt(const StmtRef &s, unsigned indent) const;
   /// The declaration of `v` ("double h[16]", "const int n").
-  std::string declarator(const Var *v) const;
+  /// "const double *name", "int name[4]"; restrictPointer spells a pointer
+  /// "double *__restrict name".
+  std::string declarator(const Var *v, bool restrictPointer = false) const;
 
 private:
   std::string expr(const ExprRef &e, int minPrecedence) const;

@@ -6,11 +6,13 @@
 // planLoopReversal() against the memory budget:
 //
 //   - tape every iteration (the code store-all would write), or
-//   - binomial checkpointing: the forward sweep runs the loop untaped,
-//     keeping snapshots of the state where the schedule says, and runs its
-//     last iteration taped; the reverse sweep reverses that iteration, then
-//     follows the schedule: restore a snapshot, replay iterations untaped,
-//     run one taped and reverse it, and so on down to the first.
+//   - binomial checkpointing on segments of k iterations (k = 1 when the
+//     budget leaves tape room for one iteration only): the forward sweep
+//     runs the loop untaped, keeping snapshots of the state where the
+//     schedule says, and runs its last segment taped; the reverse sweep
+//     reverses those iterations, then follows the schedule: restore a
+//     snapshot, replay iterations untaped, run a segment taped and reverse
+//     it, last iteration first, and so on down to the first.
 //
 // Replays run the same statements on the same state, so gradients are the
 // same bits either way; only memory and time move.
@@ -21,36 +23,13 @@
 #include "analysis/Liveness.h"
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
+#include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
 
 #include <algorithm>
 #include <set>
 
 namespace cgp {
-namespace {
-
-/// A runtime object of generated code (its type is spelled as given).
-Var *newObject(Module &m, const std::string &name, const std::string &type) {
-  return makeTemp(m, name, ScalarType{ScalarType::Void, type});
-}
-
-/// The whole of `v` (an array too), for put/get.
-ExprRef whole(Var *v) {
-  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
-  e->var = v;
-  return e;
-}
-
-bool hasEffectfulCall(const ExprRef &e) {
-  bool found = false;
-  forEachExpr(e, [&](const ExprRef &x) {
-    found |= x->kind == ExprKind::Call || x->kind == ExprKind::Opaque ||
-             x->kind == ExprKind::TapePop;
-  });
-  return found;
-}
-
-} // namespace
 
 bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
                                  std::string &why) const {
@@ -76,10 +55,21 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     why = "its trip count cannot be computed at its entry";
     return false;
   }
-  // What the body writes: assignments, and what its calls write through
-  // the pointers they are given (per the callee's summary).
+  const ExprRef &bound = cond->operands[1];
+  if (hasEffectfulCall(bound)) {
+    why = "its bound calls a function";
+    return false;
+  }
+  return loopState(s, index, {bound}, state, why);
+}
+
+bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
+                             const std::vector<ExprRef> &fixed, std::vector<Var *> &state,
+                             std::string &why) const {
+  // What the body (and the step) writes: assignments, and what its calls
+  // write through the pointers they are given (per the callee's summary).
   std::set<const Var *> written, writtenByCall, taped;
-  forEachStmt(s->body, [&](const StmtRef &n) {
+  auto scan = [&](const StmtRef &n) {
     if (n->kind == StmtKind::Assign && tbr.pushes.count(n.get()))
       taped.insert(n->lhs->var); // the forward sweep keeps its old value
     if (n->kind == StmtKind::Assign)
@@ -97,25 +87,26 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
             writtenByCall.insert(x->operands[a]->var);
           }
       });
-  });
-  const ExprRef &bound = cond->operands[1];
-  std::vector<Var *> boundVars, startVars;
-  collectVars(bound, boundVars);
-  collectVars(s->init->value, startVars);
-  for (Var *v : boundVars)
-    if (written.count(v)) {
-      why = "its bound changes inside it";
-      return false;
-    }
-  if (hasEffectfulCall(bound)) {
-    why = "its bound calls a function";
-    return false;
+  };
+  forEachStmt(s->body, scan);
+  if (!index)
+    forEachStmt(s->step, scan); // a counted loop's step writes only its index
+  for (const ExprRef &e : fixed) {
+    std::vector<Var *> vars;
+    collectVars(e, vars);
+    for (Var *v : vars)
+      if (written.count(v)) {
+        why = "its bound changes inside it";
+        return false;
+      }
   }
   bool opaqueStatement = false;
-  forEachStmt(s->body, [&](const StmtRef &n) {
+  auto findOpaque = [&](const StmtRef &n) {
     opaqueStatement |= n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
                        !isProfileHook(n); // the runtime does not count replays
-  });
+  };
+  forEachStmt(s->body, findOpaque);
+  forEachStmt(s->step, findOpaque);
   if (opaqueStatement) {
     why = "it calls a function without body for its effects, which a replay would repeat";
     return false;
@@ -169,22 +160,13 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
   return true;
 }
 
-SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
-                                                         const std::vector<Var *> &state) {
-  Module &m = adj_.module();
-  Sweeps storeAll = sweepCountedLoop(s, inner);
-  Var *i = s->counted.index;
-  const ScalarType &it = i->elem;
-  ScalarType i64 = ScalarType::int64Type();
-  int64_t by = s->counted.step;
-  const ExprRef &start = s->init->value;
-  const ExprRef &cond = s->value;
-
+void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
+                             std::string &stateNames, double &iterationBytes,
+                             double &afterBytes) const {
   // What the run-time plan needs: bytes of the state, of one taped
   // iteration, and of what the rest of the kernel pushes after the loop.
   Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
-  double stateBytes = 0;
-  std::string stateNames;
+  stateBytes = 0;
   for (Var *v : state) {
     stateBytes += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
     stateNames += (stateNames.empty() ? "" : ", ") + v->name;
@@ -192,7 +174,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // Estimates when compiling; with a budget in force the run measures one
   // taped iteration instead.
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
-  double iterationBytes = 16, afterBytes = 0;
+  iterationBytes = 16;
+  afterBytes = 0;
   std::set<const StmtNode *> inLoop;
   forEachStmt(s, [&](const StmtRef &n) { inLoop.insert(n.get()); });
   bool after = false;
@@ -209,15 +192,31 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
       afterBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get());
     }
   });
+}
 
-  Var *checkpoints = newObject(m, i->name + "_checkpoints", "cgp::rt::LoopCheckpoints");
-  Var *site = newObject(m, i->name + "_site", "thread_local cgp::rt::LoopSite");
+SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
+                                                         const std::vector<Var *> &state) {
+  Module &m = adj_.module();
+  Sweeps storeAll = sweepCountedLoop(s, inner);
+  Var *i = s->counted.index;
+  const ScalarType &it = i->elem;
+  ScalarType i64 = ScalarType::int64Type();
+  int64_t by = s->counted.step;
+  const ExprRef &start = s->init->value;
+  const ExprRef &cond = s->value;
+
+  double stateBytes = 0, iterationBytes = 0, afterBytes = 0;
+  std::string stateNames;
+  loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes);
+
+  Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints", "cgp::rt::LoopCheckpoints");
+  Var *site = newRuntimeObject(m, i->name + "_site", "thread_local cgp::rt::LoopSite");
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));
   Var *steps = makeTemp(m, i->name + "_steps", i64, true);
   Var *snapshots = makeTemp(m, i->name + "_snapshots", ScalarType::intType(), true);
   Var *first = makeTemp(m, i->name + "_start", it, true);
-  Var *action = newObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
+  Var *action = newRuntimeObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
   action->isConst = true;
   Var *k = makeTemp(m, i->name + "_step", i64);
 
@@ -267,44 +266,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                            binary(BinaryOp::Mul, stepNumber, intLit(by, i64))))));
     return stmts;
   };
-  // Scalars go in and out by value (their address is never taken).
-  auto putState = [&](Var *v) {
-    return eval(method(checkpoints, "put", ScalarType::voidType(), {whole(v)}));
+  auto replay = [&](const ExprRef &number) {
+    std::vector<StmtRef> body;
+    appendFlat(body, s->body);
+    return withIndex(number, body);
   };
-  auto getState = [&](Var *v) {
-    if (v->isScalar())
-      return assign(varRef(v), method(checkpoints, "getValue<" + v->elem.spelling + ">", v->elem));
-    return eval(method(checkpoints, "get", ScalarType::voidType(), {whole(v)}));
-  };
-  auto is = [&](const char *what) { return method(action, what, ScalarType::boolType()); };
-  auto field = [&](const char *name, ScalarType t) { return member(action, name, std::move(t)); };
-
-  // The schedule's actions, as code. `reverseAction` is what a Reverse
-  // action runs (forward phase: the taped iteration only).
-  auto scheduleLoop = [&](std::vector<StmtRef> reverseAction) {
-    std::vector<StmtRef> save{eval(method(checkpoints, "beginSave", ScalarType::voidType(),
-                                          {field("slot", ScalarType::intType())}))};
-    std::vector<StmtRef> load{eval(method(checkpoints, "beginLoad", ScalarType::voidType(),
-                                          {field("slot", ScalarType::intType())}))};
-    for (Var *v : state) {
-      save.push_back(putState(v));
-      load.push_back(getState(v));
-    }
-    std::vector<StmtRef> replayBody;
-    appendFlat(replayBody, s->body);
-    replayBody = withIndex(varRef(k), replayBody);
-    StmtRef replay = forStmt(decl(k, field("step", i64)),
-                             binary(BinaryOp::Lt, varRef(k), field("to", i64)),
-                             assign(varRef(k), intLit(1, i64), AssignOp::Add), block(replayBody));
-    std::vector<StmtRef> taped = withIndex(field("step", i64), reverseAction);
-    StmtRef dispatch = ifStmt(
-        is("isStore"), block(save),
-        ifStmt(is("isRestore"), block(load),
-               ifStmt(is("isAdvance"), block({comment("replay iterations without taping them"), replay}),
-                      ifStmt(is("isReverse"), block(taped), block({breakStmt()})))));
-    return forStmt(nullptr, nullptr, nullptr,
-                   block({decl(action, method(checkpoints, "next", ScalarType::voidType())), dispatch}));
-  };
+  auto tape = [&](const ExprRef &number) { return withIndex(number, inner.fwd); };
+  auto reverseOne = [&](const ExprRef &number) { return withIndex(number, inner.rev); };
 
   Sweeps out;
   out.fwd.push_back(comment(
@@ -318,29 +286,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Var *mark = makeTemp(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   {
-    std::vector<StmtRef> probe{
-        eval(method(checkpoints, "beginProbe", ScalarType::voidType(),
-                    {intLit(static_cast<int64_t>(stateBytes), i64)})),
-        eval(method(checkpoints, "beginSave", ScalarType::voidType(), {intLit(0)}))};
-    for (Var *v : state)
-      probe.push_back(putState(v));
-    probe.push_back(decl(mark, opaque("cgp_tape.bytes", mark->elem, {})));
-    probe.push_back(decl(first, start));
-    probe.push_back(scope(withIndex(intLit(0, i64), inner.fwd)));
-    probe.push_back(assign(varRef(measured),
-                           cast(ScalarType::doubleType(),
-                                binary(BinaryOp::Sub, opaque("cgp_tape.bytes", mark->elem, {}),
-                                       varRef(mark)))));
-    probe.push_back(eval(opaque("cgp_tape.discardTo", ScalarType::voidType(), {varRef(mark)})));
-    probe.push_back(eval(method(checkpoints, "beginLoad", ScalarType::voidType(), {intLit(0)})));
-    for (Var *v : state)
-      probe.push_back(getState(v));
-    probe.push_back(eval(method(checkpoints, "endProbe", ScalarType::voidType())));
-    ExprRef budgetInForce =
-        binary(BinaryOp::Ge,
-               opaque("cgp::rt::memoryBudget", i64, {intLit(options_.memoryBudget, i64)}),
-               intLit(0, i64));
-    out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd, budgetInForce,
+    std::vector<StmtRef> probe =
+        probeIteration(checkpoints, state, stateBytes, measured, mark, {decl(first, start)},
+                       withIndex(intLit(0, i64), inner.fwd));
+    out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd, budgetInForce(options_.memoryBudget),
                                     binary(BinaryOp::Gt, varRef(steps), one)),
                              scope(probe)));
   }
@@ -351,30 +300,28 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                  floatLit(afterBytes, ScalarType::doubleType()),
                                  intLit(options_.memoryBudget, i64)})));
 
-  // Forward phase: run to the last iteration, taped; keep it for the reverse.
-  std::vector<StmtRef> taped = inner.fwd;
-  taped.push_back(breakStmt());
+  // Forward phase: run to the last segment, taped; keep it for the reverse.
   std::vector<StmtRef> forward{decl(first, start),
                                eval(method(checkpoints, "start", ScalarType::voidType(),
                                            {varRef(steps), varRef(snapshots),
-                                            intLit(static_cast<int64_t>(stateBytes), i64)})),
-                               scheduleLoop(taped)};
+                                            intLit(static_cast<int64_t>(stateBytes), i64),
+                                            member(site, "segment", i64)})),
+                               scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr)};
   if (start->kind != ExprKind::IntLit)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(storeAll.fwd), block(forward)));
   out.fwd.push_back(push(varRef(snapshots)));
 
-  // Reverse phase: the iteration taped in the forward sweep, then the rest
-  // of the schedule, each iteration run taped and reversed at once.
+  // Reverse phase: the last iteration (the forward phase stopped at its
+  // Reverse action), then the rest of the schedule: the rest of the last
+  // segment, then each segment run taped and reversed.
   std::vector<StmtRef> last =
       withIndex(binary(BinaryOp::Sub, method(checkpoints, "steps", i64), one), inner.rev);
-  // The taped run and its reverse declare the same temporaries: two scopes.
-  std::vector<StmtRef> both{scope(inner.fwd), scope(inner.rev)};
   std::vector<StmtRef> reverse;
   reverse.push_back(decl(first, start->kind == ExprKind::IntLit ? start : tapePop(it)));
   reverse.push_back(scope(last));
-  reverse.push_back(scheduleLoop(both));
+  reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +
                             ": from the tape of every iteration, or from the snapshots"));

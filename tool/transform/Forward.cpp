@@ -522,6 +522,7 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   if (entry) {
     g->returnType = f.returnType;
     g->isStatic = f.isStatic;
+    g->restrictPointers = true;
   } else {
     g->returnType = f.returnType;
     g->isStatic = g->isInline = true;

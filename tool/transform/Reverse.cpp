@@ -13,6 +13,7 @@
 #include "transform/Declarations.h"
 #include "transform/Derivatives.h"
 #include "transform/EarlyPushes.h"
+#include "transform/ReuseMath.h"
 #include "transform/Prepare.h"
 #include "transform/Sweeps.h"
 
@@ -209,6 +210,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   // Not inline even when the kernel is: callers in other files reach the
   // gradient through the generated header, so it needs one definition.
   g->isInline = false;
+  g->restrictPointers = true;
   g->pos = k.pos;
   g->params = k.params;
 
@@ -233,6 +235,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
 
   hoistPushes(sweeps.forward);
   hoistPushes(sweeps.reverse); // its checkpointed loops run iterations taped
+  reuseMathValues(sweeps.reverse, module_);
   std::vector<StmtRef> rev;
   if (k.result && adj.has(k.result))
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
@@ -387,6 +390,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   for (auto it = atExit.rbegin(); it != atExit.rend(); ++it)
     rcode.push_back(popVar(*it));
   appendAll(rcode, seed);
+  reuseMathValues(sweeps.reverse, module_);
   appendAll(rcode, sweeps.reverse);
   appendAll(rcode, epilogue);
   dropUnreadAdjoints(rcode, readScalars(rcode), adj);

@@ -416,6 +416,18 @@ SweepBuilder::Sweeps SweepBuilder::sweepIf(const StmtRef &s) {
   return out;
 }
 
+/// True if `code` pushes on the tape (itself, or in a helper's forward sweep).
+static bool putsOnTape(const std::vector<StmtRef> &code) {
+  bool tapes = false;
+  for (const StmtRef &st : code)
+    forEachStmt(st, [&](const StmtRef &n) {
+      tapes |= n->kind == StmtKind::Push ||
+               (n->value && n->value->kind == ExprKind::Opaque && !n->value->var &&
+                n->value->calleeName.find("_fwd") != std::string::npos);
+    });
+  return tapes;
+}
+
 SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   ++loopDepth_;
   Sweeps inner = sweep(s->body);
@@ -435,13 +447,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     std::vector<Var *> state;
     std::string why;
     // Checkpointing a loop that puts nothing on the tape would save nothing.
-    bool tapes = false;
-    for (const StmtRef &st : inner.fwd)
-      forEachStmt(st, [&](const StmtRef &n) {
-        tapes |= n->kind == StmtKind::Push ||
-                 (n->value && n->value->kind == ExprKind::Opaque && !n->value->var &&
-                  n->value->calleeName.find("_fwd") != std::string::npos);
-      });
+    bool tapes = putsOnTape(inner.fwd);
     bool checkpointable = loopDepth_ == 0 && tapes && canCheckpoint(s, state, why);
     if (checkpointable && options_.memoryBudget < 0) {
       // Without --memory-budget the loop is taped; the code that could
@@ -477,6 +483,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   Var *trips = makeTemp(m, label + "_trips", ScalarType::int64Type());
   Sweeps init = sweep(s->init);
 
+  // Under a memory budget, an outermost loop of a kernel may keep snapshots
+  // while it runs instead (OnlineCheckpoints.cpp).
+  std::vector<Var *> state;
+  std::string why;
+  bool online = loopDepth_ == 0 && options_.memoryBudget >= 0 && isEmpty(s->init) &&
+                (putsOnTape(inner.fwd) || putsOnTape(step.fwd)) &&
+                canCheckpointOnline(s, state, why);
+
   // Forward: count the iterations, push the count after the loop.
   std::vector<StmtRef> iteration = inner.fwd;
   appendAll(iteration, step.fwd);
@@ -502,6 +516,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                             assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Sub),
                             block(rbody)));
   appendAll(out.rev, init.rev);
+  if (online)
+    return sweepOnlineLoop(s, inner, step, state, std::move(out));
   return out;
 }
 

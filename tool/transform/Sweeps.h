@@ -89,8 +89,23 @@ private:
   // CheckpointedLoops.cpp: outermost counted loops of a kernel can, at run
   // time, keep snapshots instead of taping every iteration.
   bool canCheckpoint(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
+  /// The state of loop `s` (what its body and step write that a later
+  /// iteration or the code after it may read), without `index`; false if
+  /// it writes memory outside the kernel, a variable `fixed` reads, or
+  /// calls a function without body for its effects.
+  bool loopState(const StmtRef &s, const Var *index, const std::vector<ExprRef> &fixed,
+                 std::vector<Var *> &state, std::string &why) const;
   Sweeps sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
                                const std::vector<Var *> &state);
+  /// Bytes of `state`, and estimates of one taped iteration of `s` and of
+  /// what the kernel pushes after it (the run measures an iteration).
+  void loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
+                 std::string &stateNames, double &iterationBytes, double &afterBytes) const;
+  // OnlineCheckpoints.cpp: outermost loops whose trip count is known only
+  // when they end can, under a memory budget, keep snapshots while they run.
+  bool canCheckpointOnline(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
+  Sweeps sweepOnlineLoop(const StmtRef &s, const Sweeps &inner, const Sweeps &step,
+                         const std::vector<Var *> &state, Sweeps taped);
 
   const Function &f_;
   const ActivityResult &act_;

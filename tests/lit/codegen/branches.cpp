@@ -20,7 +20,7 @@ double k(double x, double y, int mode) {
   return out;
 }
 
-// CHECK-LABEL: double k_grad(double x, double y, int mode, double *d_x, double *d_y) {
+// CHECK-LABEL: double k_grad(double x, double y, int mode, double *__restrict d_x, double *__restrict d_y) {
 // CHECK-NOT: {{\<}}d_r{{\>}}
 // CHECK: if (r < 1.0) {
 // CHECK-NEXT: out = x * y;

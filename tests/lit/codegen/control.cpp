@@ -26,7 +26,7 @@ double k(const double *x, int n) {
   return acc;
 }
 
-// CHECK-LABEL: double k_grad(const double *x, int n, double *d_x) {
+// CHECK-LABEL: double k_grad(const double *__restrict x, int n, double *__restrict d_x) {
 // CHECK: bool returned = false;
 // CHECK: bool continue_loop1 = false;
 // CHECK: bool break_j = false;

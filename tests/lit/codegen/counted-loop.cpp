@@ -20,7 +20,7 @@ double k(const double *x, int n) {
   return s;
 }
 
-// CHECK-LABEL: double k_grad(const double *x, int n, double *d_x) {
+// CHECK-LABEL: double k_grad(const double *__restrict x, int n, double *__restrict d_x) {
 // CHECK: cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();
 // CHECK: double a = 0.0;
 // CHECK: double d_a = 0.0;

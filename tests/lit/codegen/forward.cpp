@@ -31,8 +31,8 @@ double k(const double *x, double *y, double s, int n) {
 // CHECK-NEXT: result = v * v;
 // CHECK-NEXT: *t_ret = t_result;
 // CHECK-NEXT: return result;
-// CHECK-LABEL: double k_jvp(const double *x, double *y, double s, int n, const double *t_x, double *t_y,
-// CHECK-NEXT: double t_s) {
+// CHECK-LABEL: double k_jvp(const double *__restrict x, double *__restrict y, double s, int n,
+// CHECK-NEXT: const double *__restrict t_x, double *__restrict t_y, double t_s) {
 // CHECK-NOT: cgp_tape
 // CHECK: for (int i = 0; !break_i && i < n; ++i) {
 // CHECK: t_y[i] = (t_s * x[i] + s * t_x[i]) * std::cos(s * x[i]);

@@ -35,7 +35,8 @@ double k(const double *W, const double *x, int rows, int n) {
 // CHECK: return result;
 // CHECK-LABEL: static inline void sigmoid_rev(double z, double d_sigmoid, double *d_z) {
 // CHECK: *d_z += d_z_local;
-// CHECK-LABEL: double k_grad(const double *W, const double *x, int rows, int n, double *d_W) {
+// CHECK-LABEL: double k_grad(const double *__restrict W, const double *__restrict x, int rows, int n,
+// CHECK-NEXT: double *__restrict d_W) {
 // CHECK: const double dot_value = ::dot_fwd(W + r * n, x, n);
 // CHECK-NEXT: cgp_tape.push(dot_ret);
 // CHECK-NEXT: dot_ret = dot_value;

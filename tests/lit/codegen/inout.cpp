@@ -35,7 +35,7 @@ void k(double *h, int n, int steps) {
 // CHECK-LABEL: static inline void squash_rev_2(double *v, int n, double *d_v) {
 // CHECK-NOT: cgp_redo
 // CHECK: v[i] = cgp_tape.pop<double>();
-// CHECK-LABEL: void k_grad(double *h, int n, int steps, double *d_h) {
+// CHECK-LABEL: void k_grad(double *__restrict h, int n, int steps, double *__restrict d_h) {
 // CHECK: cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();
 // CHECK-NEXT: const std::size_t cgp_redo_mark = cgp_redo.bytes();
 // CHECK: ::squash_fwd(h, n);

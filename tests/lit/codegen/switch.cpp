@@ -40,7 +40,7 @@ double fallthrough(double x, int mode) {
   return y;
 }
 
-// CHECK-LABEL: float simple_grad(float x, int mode, float *d_x) {
+// CHECK-LABEL: float simple_grad(float x, int mode, float *__restrict d_x) {
 // CHECK: if (mode == 0) {
 // CHECK-NEXT: y = x * 2.0f;
 // CHECK: if (mode == 1 || mode == 2) {
@@ -48,7 +48,7 @@ double fallthrough(double x, int mode) {
 // CHECK: } else {
 // CHECK-NEXT: y = std::exp(x);
 // CHECK: d_x_local += d_y * std::exp(x);
-// CHECK-LABEL: double fallthrough_grad(double x, int mode, double *d_x) {
+// CHECK-LABEL: double fallthrough_grad(double x, int mode, double *__restrict d_x) {
 // CHECK: first_case = mode == 0 ? 0 : mode == 1 ? 1 : 2;
 // CHECK: if (first_case <= 0) {
 // CHECK: if (first_case <= 1) {

@@ -34,7 +34,7 @@ void inplace(double *h, int T) {
     h[0] = std::sin(h[0]);
 }
 
-// CHECK-LABEL: double rollout_grad(const double *W, int T, double *d_W) {
+// CHECK-LABEL: double rollout_grad(const double *__restrict W, int T, double *__restrict d_W) {
 // CHECK: thread_local cgp::rt::LoopSite t_site;
 // CHECK-NEXT: cgp::rt::LoopCheckpoints t_checkpoints;
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget, else keep
@@ -48,7 +48,9 @@ void inplace(double *h, int T) {
 // CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 16, 0.0, 65536);
 // CHECK: if (t_snapshots == 0) {
 // CHECK: } else {
-// CHECK: t_checkpoints.start(t_steps, t_snapshots,
+// The forward phase: store, restore, replay untaped, run an iteration taped
+// (the last segment); the first Reverse action ends it.
+// CHECK: t_checkpoints.start(t_steps, t_snapshots, 16, t_site.segment);
 // CHECK: for (;;) {
 // CHECK-NEXT: const cgp::rt::ScheduleAction t_action = t_checkpoints.next();
 // CHECK-NEXT: if (t_action.isStore()) {
@@ -56,10 +58,23 @@ void inplace(double *h, int T) {
 // CHECK: } else if (t_action.isAdvance()) {
 // CHECK-NEXT: // replay iterations without taping them
 // CHECK-NEXT: for (std::int64_t t_step = t_action.step; t_step < t_action.to; ++t_step) {
+// CHECK: } else if (t_action.isTape()) {
+// CHECK: cgp_tape.push(
+// CHECK: } else {
+// CHECK-NEXT: break;
 // CHECK: cgp_tape.push(t_snapshots);
+// The reverse phase: the last iteration, then the schedule, where Tape runs
+// an iteration taped and Reverse reverses the one on top of the tape.
 // CHECK: const int t_snapshots = cgp_tape.pop<int>();
+// CHECK: for (;;) {
+// CHECK: } else if (t_action.isTape()) {
+// CHECK: cgp_tape.push(
+// CHECK: } else if (t_action.isReverse()) {
+// CHECK: cgp_tape.pop<double>();
+// CHECK: } else {
+// CHECK-NEXT: break;
 // CHECK: t_checkpoints.finish();
 // CHECK: cgp::rt::endCall(65536);
-// CHECK-LABEL: void inplace_grad(double *h, int T, double *d_h) {
+// CHECK-LABEL: void inplace_grad(double *__restrict h, int T, double *__restrict d_h) {
 // CHECK-NOT: LoopCheckpoints
 // CHECK: cgp::rt::endCall(65536);

@@ -38,4 +38,5 @@ done:
 // CHECK: <td>loop over t</td><td><a href="#in0-L19">19</a></td><td>at run time</td><td>
 // CHECK: <span id="in0-L17"><i>   17</i>  double gates(const double *W, const double *xs, int T) {</span>
 // CHECK: <details><summary>Generated code</summary>
-// CHECK: double gates_grad(const double *W, const double *xs, int T, double *d_W) {
+// CHECK: double gates_grad(const double *__restrict W, const double *__restrict xs, int T,
+// CHECK-NEXT: double *__restrict d_W) {

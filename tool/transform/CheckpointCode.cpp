@@ -1,0 +1,109 @@
+//===- CheckpointCode.cpp - code shared by loops reversed from snapshots --===//
+//
+// See CheckpointCode.h.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/CheckpointCode.h"
+
+#include "transform/Declarations.h"
+
+namespace cgp {
+namespace {
+
+/// The whole of `v` (an array too), for put/get.
+ExprRef whole(Var *v) {
+  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
+  e->var = v;
+  return e;
+}
+
+} // namespace
+
+Var *newRuntimeObject(Module &m, const std::string &name, const std::string &type) {
+  return makeTemp(m, name, ScalarType{ScalarType::Void, type});
+}
+
+bool hasEffectfulCall(const ExprRef &e) {
+  bool found = false;
+  forEachExpr(e, [&](const ExprRef &x) {
+    found |= x->kind == ExprKind::Call || x->kind == ExprKind::Opaque ||
+             x->kind == ExprKind::TapePop;
+  });
+  return found;
+}
+
+StmtRef putState(Var *checkpoints, Var *v) {
+  // Scalars go in and out by value (their address is never taken).
+  return eval(method(checkpoints, "put", ScalarType::voidType(), {whole(v)}));
+}
+
+StmtRef getState(Var *checkpoints, Var *v) {
+  if (v->isScalar())
+    return assign(varRef(v), method(checkpoints, "getValue<" + v->elem.spelling + ">", v->elem));
+  return eval(method(checkpoints, "get", ScalarType::voidType(), {whole(v)}));
+}
+
+ExprRef budgetInForce(int64_t compiledBudget) {
+  ScalarType i64 = ScalarType::int64Type();
+  return binary(BinaryOp::Ge, opaque("cgp::rt::memoryBudget", i64, {intLit(compiledBudget, i64)}),
+                intLit(0, i64));
+}
+
+std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &state,
+                                    double stateBytes, Var *measured, Var *mark,
+                                    std::vector<StmtRef> before,
+                                    const std::vector<StmtRef> &iteration) {
+  ScalarType i64 = ScalarType::int64Type();
+  std::vector<StmtRef> probe{
+      eval(method(checkpoints, "beginProbe", ScalarType::voidType(),
+                  {intLit(static_cast<int64_t>(stateBytes), i64)})),
+      eval(method(checkpoints, "beginSave", ScalarType::voidType(), {intLit(0)}))};
+  for (Var *v : state)
+    probe.push_back(putState(checkpoints, v));
+  probe.push_back(decl(mark, opaque("cgp_tape.bytes", mark->elem, {})));
+  appendAll(probe, before);
+  probe.push_back(scope(iteration));
+  probe.push_back(assign(varRef(measured),
+                         cast(ScalarType::doubleType(),
+                              binary(BinaryOp::Sub, opaque("cgp_tape.bytes", mark->elem, {}),
+                                     varRef(mark)))));
+  probe.push_back(eval(opaque("cgp_tape.discardTo", ScalarType::voidType(), {varRef(mark)})));
+  probe.push_back(eval(method(checkpoints, "beginLoad", ScalarType::voidType(), {intLit(0)})));
+  for (Var *v : state)
+    probe.push_back(getState(checkpoints, v));
+  probe.push_back(eval(method(checkpoints, "endProbe", ScalarType::voidType())));
+  return probe;
+}
+
+StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
+                     const std::vector<Var *> &state, const IterationCode &replay,
+                     const IterationCode &tape, const IterationCode &reverse) {
+  ScalarType i64 = ScalarType::int64Type();
+  auto is = [&](const char *what) { return method(action, what, ScalarType::boolType()); };
+  auto field = [&](const char *name, ScalarType t) { return member(action, name, std::move(t)); };
+  std::vector<StmtRef> save{eval(method(checkpoints, "beginSave", ScalarType::voidType(),
+                                        {field("slot", ScalarType::intType())}))};
+  std::vector<StmtRef> load{eval(method(checkpoints, "beginLoad", ScalarType::voidType(),
+                                        {field("slot", ScalarType::intType())}))};
+  for (Var *v : state) {
+    save.push_back(putState(checkpoints, v));
+    load.push_back(getState(checkpoints, v));
+  }
+  StmtRef replayLoop = forStmt(decl(counter, field("step", i64)),
+                               binary(BinaryOp::Lt, varRef(counter), field("to", i64)),
+                               assign(varRef(counter), intLit(1, i64), AssignOp::Add),
+                               block(replay(varRef(counter))));
+  StmtRef last = block({breakStmt()});
+  if (reverse)
+    last = ifStmt(is("isReverse"), block(reverse(field("step", i64))), last);
+  StmtRef dispatch = ifStmt(
+      is("isStore"), block(save),
+      ifStmt(is("isRestore"), block(load),
+             ifStmt(is("isAdvance"),
+                    block({comment("replay iterations without taping them"), replayLoop}),
+                    ifStmt(is("isTape"), block(tape(field("step", i64))), last))));
+  return forStmt(nullptr, nullptr, nullptr,
+                 block({decl(action, method(checkpoints, "next", ScalarType::voidType())), dispatch}));
+}
+
+} // namespace cgp

@@ -1,0 +1,59 @@
+//===- CheckpointCode.h - code shared by loops reversed from snapshots -*- C++ -*-===//
+//
+// Two kinds of loops keep snapshots of their state instead of taping every
+// iteration: counted loops, whose trip count is known at their entry
+// (CheckpointedLoops.cpp, a BinomialSchedule), and loops whose trip count is
+// known only when they end (OnlineCheckpoints.cpp, snapshots taken while
+// the loop runs, then a StretchSchedule). Both then follow the runtime's
+// schedule with the same code: this file builds it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CGP_TRANSFORM_CHECKPOINTCODE_H
+#define CGP_TRANSFORM_CHECKPOINTCODE_H
+
+#include "ir/IR.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cgp {
+
+/// A runtime object of generated code (its type is spelled as given).
+Var *newRuntimeObject(Module &m, const std::string &name, const std::string &type);
+
+/// True if `e` calls anything or pops the tape (a replay would repeat it).
+bool hasEffectfulCall(const ExprRef &e);
+
+/// `checkpoints.put(v)` / `v = checkpoints.getValue<T>()` or
+/// `checkpoints.get(v)`: a variable of the state into or out of a snapshot
+/// (scalars by value, arrays whole).
+StmtRef putState(Var *checkpoints, Var *v);
+StmtRef getState(Var *checkpoints, Var *v);
+
+/// `cgp::rt::memoryBudget(compiled) >= 0`: a budget is in force.
+ExprRef budgetInForce(int64_t compiledBudget);
+
+/// A probe of one iteration's tape: keep the state in a slot of its own,
+/// run `before` and `iteration` (taped), store the bytes it pushed in
+/// `measured` (`mark` holds the tape's size before), drop them and put the
+/// state back.
+std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &state,
+                                    double stateBytes, Var *measured, Var *mark,
+                                    std::vector<StmtRef> before,
+                                    const std::vector<StmtRef> &iteration);
+
+/// The code of one iteration, given the expression of its number.
+using IterationCode = std::function<std::vector<StmtRef>(const ExprRef &)>;
+
+/// `for (;;) { action = checkpoints.next(); ... }`: Store and Restore save
+/// and load `state`; Advance runs `replay` for iterations [step, to) (its
+/// counter `counter`); Tape runs `tape`; Reverse runs `reverse`, or, when it
+/// is null (the forward phase), ends the loop like Done.
+StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
+                     const std::vector<Var *> &state, const IterationCode &replay,
+                     const IterationCode &tape, const IterationCode &reverse);
+
+} // namespace cgp
+
+#endif
