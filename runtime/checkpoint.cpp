@@ -123,17 +123,18 @@ std::int64_t extraReplays(std::int64_t steps, int snapshots, std::int64_t segmen
 /// The segment length (and its snapshots) that replays the fewest
 /// iterations within `room` bytes: every length up to 64, then lengths
 /// growing by an eighth, while a segment's tape leaves room for a snapshot.
-/// Ties go to the shorter segment (less memory).
+/// Ties go to the longer segment: fewer snapshots to store and restore, and
+/// fewer actions, each an out-of-line call.
 void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
                  std::int64_t &segment, int &snapshots) {
   std::int64_t best = extraReplays(steps, snapshots, segment);
-  for (std::int64_t k = 2; k <= steps && best > 0; k = k < 64 ? k + 1 : k + k / 8) {
+  for (std::int64_t k = 2; k <= steps; k = k < 64 ? k + 1 : k + k / 8) {
     double fit = snapshotsThatFit(room - static_cast<double>(k) * iterationBytes, stateBytes,
                                   (steps + k - 1) / k);
     if (fit < 1)
       break;
     std::int64_t replays = extraReplays(steps, static_cast<int>(fit), k);
-    if (replays < best) {
+    if (replays <= best) {
       best = replays;
       segment = k;
       snapshots = static_cast<int>(fit);
@@ -208,7 +209,10 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   // startOnline()), at most kMaxOnlineSnapshots of them: with half of them
   // taken while the loop runs, each stretch is at most 1/512 of the loop.
   const double kMaxOnlineSnapshots = 1024;
-  double perIteration = std::max(iterationBytes, 1.0);
+  // The probe measured one iteration; in a loop that stops on its data the
+  // iterations often take different branches and tape more or less: plan
+  // for twice the measured size.
+  double perIteration = 2 * std::max(iterationBytes, 1.0);
   std::int64_t segment =
       std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(room / 2 / perIteration)));
   double fit = stateBytes ? std::floor((room - static_cast<double>(segment) * perIteration) /
@@ -246,7 +250,7 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
   stateBytes_ = stateBytes;
   offset_ = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
   active_ = true;
-  reversed_ = muted_ = false;
+  reversed_ = muted_ = held_ = false;
   Tape::current().notePeak();
 }
 
@@ -261,7 +265,7 @@ void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::in
   taken_ = 0;
   nextDue_ = 0;
   active_ = true;
-  reversed_ = muted_ = false;
+  reversed_ = muted_ = held_ = false;
   Tape::current().notePeak();
 }
 
@@ -316,7 +320,7 @@ void LoopCheckpoints::finish() {
   active_ = false;
   if (muted_)
     detail::muteProfile(-1);
-  reversed_ = muted_ = false;
+  reversed_ = muted_ = held_ = false;
 }
 
 } // namespace rt

@@ -92,18 +92,11 @@ BinomialSchedule::BinomialSchedule(std::int64_t steps, int snapshots, std::int64
 }
 
 ScheduleAction BinomialSchedule::next() {
-  ScheduleAction a;
-  if (pendingTape_ < pendingTo_) {
-    a.kind = ScheduleAction::Tape;
-    a.step = pendingTape_++;
-    return a;
+  if (reversePending_) {
+    reversePending_ = false;
+    return pendingReverse_;
   }
-  if (pendingReverse_ >= pendingFrom_) {
-    a.kind = ScheduleAction::Reverse;
-    a.step = pendingReverse_--;
-    return a;
-  }
-  a = nextOnSegments();
+  ScheduleAction a = nextOnSegments();
   // Segments to iterations.
   switch (a.kind) {
   case ScheduleAction::Store:
@@ -116,11 +109,13 @@ ScheduleAction BinomialSchedule::next() {
     replayed_ += a.to - a.step;
     return a;
   case ScheduleAction::Reverse:
-    pendingFrom_ = a.step * segment_;
-    pendingTo_ = std::min(pendingFrom_ + segment_, steps_);
-    pendingTape_ = pendingFrom_;
-    pendingReverse_ = pendingTo_ - 1;
-    return next();
+    // Tape the segment, then reverse it.
+    a.step *= segment_;
+    a.to = std::min(a.step + segment_, steps_);
+    pendingReverse_ = a;
+    reversePending_ = true;
+    a.kind = ScheduleAction::Tape;
+    return a;
   default:
     return a;
   }

@@ -50,7 +50,8 @@ ScheduleAction StretchSchedule::next() {
       a.to += from_;
       replayed_ += a.to - (a.step + from_);
       break;
-    default:
+    default: // Tape, Reverse
+      a.to += from_;
       break;
     }
     a.step += from_;

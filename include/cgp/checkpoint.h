@@ -110,16 +110,26 @@ public:
   void endOnline(std::int64_t trips);
 
   ScheduleAction next() {
-    ScheduleAction action = schedule_ ? schedule_->next() : stretches_->next();
     // Past the first Reverse action (which ends the forward sweep, its last
     // segment taped), iterations run again: a profile does not count them.
     if (CGP_RT_UNLIKELY(reversed_ && !muted_)) {
       muted_ = true;
       detail::muteProfile(1);
     }
-    reversed_ = reversed_ || action.isReverse();
-    return action;
+    if (CGP_RT_UNLIKELY(held_)) {
+      held_ = false;
+      return last_;
+    }
+    last_ = schedule_ ? schedule_->next() : stretches_->next();
+    if (last_.isReverse()) {
+      reversed_ = true;
+      Tape::current().notePeak(); // a taped segment is the tape's high point
+    }
+    return last_;
   }
+  /// The forward sweep stopped at a Reverse action (or Done): the reverse
+  /// sweep's first next() gives it again.
+  void hold() { held_ = true; }
   std::int64_t steps() const { return schedule_ ? schedule_->steps() : stretches_->steps(); }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
@@ -168,6 +178,8 @@ private:
   unsigned char *cursor_ = nullptr;
   bool active_ = false;
   bool reversed_ = false, muted_ = false; // see next()
+  ScheduleAction last_;
+  bool held_ = false;
 };
 
 } // namespace rt

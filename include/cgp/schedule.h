@@ -17,8 +17,8 @@
 //
 // With room on the tape for k iterations, the schedule works on segments
 // of k iterations instead: snapshots are taken at segment boundaries, and a
-// segment is reversed by running its k iterations taped (Tape actions) and
-// then reversing them, last first (Reverse actions). The replay count is
+// segment is reversed by running its k iterations taped (a Tape action) and
+// then reversing them, last first (a Reverse action). The replay count is
 // then that of ceil(T / k) steps, k iterations each; a budget that holds a
 // snapshot per segment replays nothing at all.
 #ifndef CGP_SCHEDULE_H
@@ -46,8 +46,8 @@ struct ScheduleAction {
     Store,   // save the state (before iteration `step`) in slot `slot`
     Restore, // load the state from slot `slot` (it is before iteration `step`)
     Advance, // run iterations [step, to) without taping them
-    Tape,    // run iteration `step` taped (its reverse comes later)
-    Reverse, // run the reverse sweep of iteration `step`, whose tape is on top
+    Tape,    // run iterations [step, to) taped (their reverse comes later)
+    Reverse, // reverse iterations [step, to), last first: their tape is on top
     Done,    // every iteration has been reversed
   };
   Kind kind = Done;
@@ -101,9 +101,9 @@ private:
   std::int64_t replayed_ = 0;      // in iterations
   int peak_ = 0;
   bool started_ = false;
-  // The Tape and Reverse actions of the segment being reversed: iterations
-  // [pendingFrom_, pendingTo_) are taped, then reversed from pendingTo_ - 1.
-  std::int64_t pendingFrom_ = 0, pendingTo_ = 0, pendingTape_ = 0, pendingReverse_ = -1;
+  // After the Tape action of a segment, its Reverse action comes next.
+  ScheduleAction pendingReverse_;
+  bool reversePending_ = false;
 };
 
 /// The reverse of a loop whose trip count is known only once it has ended

@@ -40,16 +40,17 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, 200000) == 0);
   // Does not fit. One iteration's tape leaves room for (20000 - 16 - 100)
   // / 50 = 397 snapshots (16 bytes: the loop's own records), 1000 - 397
-  // replays; segments of 3 iterations leave
-  // room for 393, more than the 334 segments: a snapshot per segment
-  // (334 * 50 + 3 * 100 + 16 <= 20000), nothing replayed.
-  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000) == 334);
-  CHECK(site.segment == 3);
-  // What comes after the loop is kept out of the room: 10000 bytes leave
-  // room for a snapshot per segment from segments of 6 on (167 * 50 +
-  // 6 * 100 <= 10000; with 5, 200 segments but room for 190).
-  CHECK(planLoopReversal(site, 1000, 100, 50, 10000, 20000) == 167);
-  CHECK(site.segment == 6);
+  // replays. From segments of 3 on there is room for a snapshot per
+  // segment, nothing replayed; among those, the longest segment that still
+  // fits: 182 iterations (18200 bytes of tape) and 6 snapshots.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000) == 6);
+  CHECK(site.segment == 182);
+  CHECK(6 * 50 + 182 * 100 + 16 <= 20000);
+  // What comes after the loop is kept out of the room: 10000 bytes, so
+  // segments of 91 iterations and 11 snapshots.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 10000, 20000) == 11);
+  CHECK(site.segment == 91);
+  CHECK(11 * 50 + 91 * 100 + 16 + 10000 <= 20000);
   // A large iteration tape: segments of 2 replay least (199 snapshots for
   // 500 segments; segments of 1 and 3 replay more), within the budget with
   // the loop's 16 bytes of records.
@@ -58,8 +59,11 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(199 * 50 + 2 * 5000 + 16 <= 20000);
   // Below the minimum: one snapshot anyway.
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, 10) == 1);
-  // Never more snapshots than iterations.
-  CHECK(planLoopReversal(site, 10, 1000, 1, 0, 5000) == 10);
+  CHECK(site.segment == 1);
+  // Never more snapshots than segments: 10 iterations of 1000 bytes in 5000
+  // bytes: segments of 4, 3 of them, 3 snapshots.
+  CHECK(planLoopReversal(site, 10, 1000, 1, 0, 5000) == 3);
+  CHECK(site.segment == 4);
   // CGP_MEMORY_BUDGET overrides the compiled budget.
   setenv("CGP_MEMORY_BUDGET", "1MiB", 1);
   CHECK(memoryBudget(20000) == 1048576);
@@ -181,16 +185,20 @@ TEST_CASE("loops of unknown trip count: online snapshots, then every stretch rev
             break;
           case ScheduleAction::Tape:
             REQUIRE(x == a.step);
-            tape.push_back(x);
+            REQUIRE(a.to > a.step);
+            for (; x < a.to; x = x + 1)
+              tape.push_back(x);
             peakTape = std::max(peakTape, tape.size());
-            x = x + 1;
             break;
           case ScheduleAction::Reverse:
-            REQUIRE(!tape.empty());
-            REQUIRE(tape.back() == a.step);
-            REQUIRE(a.step == expected);
-            tape.pop_back();
-            --expected;
+            REQUIRE(a.to > a.step);
+            for (std::int64_t i = a.to - 1; i >= a.step; --i) {
+              REQUIRE(!tape.empty());
+              REQUIRE(tape.back() == i);
+              REQUIRE(i == expected);
+              tape.pop_back();
+              --expected;
+            }
             x = -1; // the reverse leaves the state undefined
             break;
           default:
@@ -211,11 +219,12 @@ TEST_CASE("online plans keep snapshots and a segment's tape within the budget",
   Tape::current().clear();
   LoopSite site;
   CHECK(planOnlineReversal(site, 100, 50, 0, -1) == 0); // no budget: tape
-  // 20000 bytes: a segment of (20000 - 16) / 2 / 100 = 99 iterations, and
-  // (20000 - 16 - 9900) / 50 - 1 = 200 snapshots (one more slot acquired).
-  CHECK(planOnlineReversal(site, 100, 50, 0, 20000) == 200);
-  CHECK(site.segment == 99);
-  CHECK(201 * 50 + 99 * 100 + 16 <= 20000);
+  // 20000 bytes, iterations planned at twice the 100 bytes measured: a
+  // segment of (20000 - 16) / 2 / 200 = 49 iterations, and (20000 - 16 -
+  // 9800) / 50 - 1 = 202 snapshots (one more slot acquired).
+  CHECK(planOnlineReversal(site, 100, 50, 0, 20000) == 202);
+  CHECK(site.segment == 49);
+  CHECK(203 * 50 + 49 * 200 + 16 <= 20000);
   // Large budgets: at most 1024 snapshots.
   CHECK(planOnlineReversal(site, 100, 50, 0, 1 << 30) == 1024);
   // Below the minimum: one snapshot anyway.

@@ -72,17 +72,22 @@ std::int64_t simulate(std::int64_t steps, int snapshots, std::int64_t segment = 
     case ScheduleAction::Tape:
       REQUIRE(stateKnown);
       REQUIRE(a.step == state);
-      REQUIRE(a.step <= expected);
-      tape.push_back(a.step);
+      REQUIRE(a.to > a.step);
+      REQUIRE(a.to - 1 <= expected);
+      for (std::int64_t i = a.step; i < a.to; ++i)
+        tape.push_back(i);
       peakTape = std::max(peakTape, tape.size());
-      state = a.step + 1;
+      state = a.to;
       break;
     case ScheduleAction::Reverse:
-      REQUIRE(!tape.empty());
-      REQUIRE(tape.back() == a.step);
-      REQUIRE(a.step == expected);
-      tape.pop_back();
-      --expected;
+      REQUIRE(a.to > a.step);
+      for (std::int64_t i = a.to - 1; i >= a.step; --i) {
+        REQUIRE(!tape.empty());
+        REQUIRE(tape.back() == i);
+        REQUIRE(i == expected);
+        tape.pop_back();
+        --expected;
+      }
       stateKnown = false;
       break;
     default:

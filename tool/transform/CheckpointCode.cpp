@@ -89,19 +89,32 @@ StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
     save.push_back(putState(checkpoints, v));
     load.push_back(getState(checkpoints, v));
   }
-  StmtRef replayLoop = forStmt(decl(counter, field("step", i64)),
-                               binary(BinaryOp::Lt, varRef(counter), field("to", i64)),
-                               assign(varRef(counter), intLit(1, i64), AssignOp::Add),
-                               block(replay(varRef(counter))));
+  // for (k = step; k < to; ++k), and for (k = to - 1; k >= step; --k).
+  auto upwards = [&](const IterationCode &code) {
+    return forStmt(decl(counter, field("step", i64)),
+                   binary(BinaryOp::Lt, varRef(counter), field("to", i64)),
+                   assign(varRef(counter), intLit(1, i64), AssignOp::Add),
+                   block(code(varRef(counter))));
+  };
+  auto downwards = [&](const IterationCode &code) {
+    return forStmt(decl(counter, binary(BinaryOp::Sub, field("to", i64), intLit(1, i64))),
+                   binary(BinaryOp::Ge, varRef(counter), field("step", i64)),
+                   assign(varRef(counter), intLit(1, i64), AssignOp::Sub),
+                   block(code(varRef(counter))));
+  };
   StmtRef last = block({breakStmt()});
   if (reverse)
-    last = ifStmt(is("isReverse"), block(reverse(field("step", i64))), last);
+    last = ifStmt(is("isReverse"),
+                  block({comment("reverse the iterations just taped, last first"),
+                         downwards(reverse)}),
+                  last);
   StmtRef dispatch = ifStmt(
       is("isStore"), block(save),
       ifStmt(is("isRestore"), block(load),
              ifStmt(is("isAdvance"),
-                    block({comment("replay iterations without taping them"), replayLoop}),
-                    ifStmt(is("isTape"), block(tape(field("step", i64))), last))));
+                    block({comment("replay iterations without taping them"), upwards(replay)}),
+                    ifStmt(is("isTape"),
+                           block({comment("run iterations taped"), upwards(tape)}), last))));
   return forStmt(nullptr, nullptr, nullptr,
                  block({decl(action, method(checkpoints, "next", ScalarType::voidType())), dispatch}));
 }

@@ -47,9 +47,10 @@ std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &
 using IterationCode = std::function<std::vector<StmtRef>(const ExprRef &)>;
 
 /// `for (;;) { action = checkpoints.next(); ... }`: Store and Restore save
-/// and load `state`; Advance runs `replay` for iterations [step, to) (its
-/// counter `counter`); Tape runs `tape`; Reverse runs `reverse`, or, when it
-/// is null (the forward phase), ends the loop like Done.
+/// and load `state`; Advance runs `replay` and Tape runs `tape` for the
+/// iterations [step, to) (counted by `counter`); Reverse runs `reverse` for
+/// them, last first, or, when it is null (the forward phase), ends the loop
+/// like Done (and the reverse phase's first next() gives it again).
 StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
                      const std::vector<Var *> &state, const IterationCode &replay,
                      const IterationCode &tape, const IterationCode &reverse);

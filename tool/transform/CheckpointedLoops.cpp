@@ -306,21 +306,18 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                            {varRef(steps), varRef(snapshots),
                                             intLit(static_cast<int64_t>(stateBytes), i64),
                                             member(site, "segment", i64)})),
-                               scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr)};
+                               scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr),
+                               eval(method(checkpoints, "hold", ScalarType::voidType()))};
   if (start->kind != ExprKind::IntLit)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(storeAll.fwd), block(forward)));
   out.fwd.push_back(push(varRef(snapshots)));
 
-  // Reverse phase: the last iteration (the forward phase stopped at its
-  // Reverse action), then the rest of the schedule: the rest of the last
-  // segment, then each segment run taped and reversed.
-  std::vector<StmtRef> last =
-      withIndex(binary(BinaryOp::Sub, method(checkpoints, "steps", i64), one), inner.rev);
+  // Reverse phase: the schedule, from the Reverse action the forward phase
+  // stopped at (the last segment), each segment run taped and reversed.
   std::vector<StmtRef> reverse;
   reverse.push_back(decl(first, start->kind == ExprKind::IntLit ? start : tapePop(it)));
-  reverse.push_back(scope(last));
   reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +

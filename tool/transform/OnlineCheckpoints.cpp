@@ -125,25 +125,23 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
       decl(trips, intLit(0, i64)),
       loop,
       eval(method(checkpoints, "endOnline", ScalarType::voidType(), {varRef(trips)})),
-      scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr)};
+      scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr),
+      eval(method(checkpoints, "hold", ScalarType::voidType()))};
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(taped.fwd), block(forward)));
   out.fwd.push_back(push(varRef(snapshots)));
 
-  // Reverse phase: the last iteration (the forward phase stopped at its
-  // Reverse action), then the rest of the schedule. Its restores put back
-  // earlier values of the state; the kernel's result, set in the loop by a
-  // `return`, is the one the gradient returns: kept aside.
+  // Reverse phase: the schedule, from the Reverse action the forward phase
+  // stopped at. Its restores put back earlier values of the state; the
+  // kernel's result, set in the loop by a `return`, is the one the
+  // gradient returns: kept aside.
   std::vector<StmtRef> reverse;
   Var *keptResult = nullptr;
   if (f_.result && std::find(state.begin(), state.end(), f_.result) != state.end()) {
     keptResult = makeTemp(m, "kept_result", f_.result->elem, true);
     reverse.push_back(decl(keptResult, varRef(f_.result)));
   }
-  reverse.push_back(
-      ifStmt(binary(BinaryOp::Gt, method(checkpoints, "steps", i64), intLit(0, i64)),
-             block({scope(reversedIteration),
-                    scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne)})));
+  reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   if (keptResult)
     reverse.push_back(assign(varRef(f_.result), varRef(keptResult)));
