@@ -2,6 +2,7 @@
 // plans, snapshot storage, dropping a probe run from the tape, and the
 // online checkpoints of loops whose trip count is unknown at their entry.
 #include "cgp/checkpoint.h"
+#include "simulated_tape.h"
 
 #include <catch2/catch.hpp>
 
@@ -159,9 +160,7 @@ TEST_CASE("loops of unknown trip count: online snapshots, then every stretch rev
         }
         c.endOnline(trips);
         REQUIRE(c.steps() == trips);
-        std::vector<std::int64_t> tape;
-        std::int64_t expected = trips - 1;
-        std::size_t peakTape = 0;
+        SimulatedTape tape(trips);
         for (ScheduleAction a = c.next(); a.kind != ScheduleAction::Done; a = c.next()) {
           switch (a.kind) {
           case ScheduleAction::Restore:
@@ -185,29 +184,20 @@ TEST_CASE("loops of unknown trip count: online snapshots, then every stretch rev
             break;
           case ScheduleAction::Tape:
             REQUIRE(x == a.step);
-            REQUIRE(a.to > a.step);
-            for (; x < a.to; x = x + 1)
-              tape.push_back(x);
-            peakTape = std::max(peakTape, tape.size());
+            tape.tape(a);
+            x = a.to;
             break;
           case ScheduleAction::Reverse:
-            REQUIRE(a.to > a.step);
-            for (std::int64_t i = a.to - 1; i >= a.step; --i) {
-              REQUIRE(!tape.empty());
-              REQUIRE(tape.back() == i);
-              REQUIRE(i == expected);
-              tape.pop_back();
-              --expected;
-            }
+            tape.reverse(a);
             x = -1; // the reverse leaves the state undefined
             break;
           default:
             FAIL("unknown action");
           }
         }
-        REQUIRE(expected == -1);
-        REQUIRE(tape.empty());
-        REQUIRE(peakTape <= static_cast<std::size_t>(segment));
+        REQUIRE(tape.expected == -1);
+        REQUIRE(tape.values.empty());
+        REQUIRE(tape.peak <= static_cast<std::size_t>(segment));
         c.finish();
         REQUIRE(CheckpointStore::current().bytes() == 0);
       }

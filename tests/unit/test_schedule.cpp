@@ -5,6 +5,7 @@
 // dynamic program over all possible splits), and never holds more than s
 // snapshots; on segments of k iterations, never more than k taped.
 #include "cgp/schedule.h"
+#include "simulated_tape.h"
 
 #include <catch2/catch.hpp>
 
@@ -38,9 +39,9 @@ std::vector<std::vector<std::int64_t>> replaysByDynamicProgram(int maxFree, int 
 /// forward sweep's own.
 std::int64_t simulate(std::int64_t steps, int snapshots, std::int64_t segment = 1) {
   BinomialSchedule schedule(steps, snapshots, segment);
-  std::vector<std::int64_t> slots(snapshots, -1), tape;
-  std::int64_t state = 0, expected = steps - 1, advanced = 0;
-  std::size_t peakTape = 0;
+  std::vector<std::int64_t> slots(snapshots, -1);
+  SimulatedTape tape(steps);
+  std::int64_t state = 0, advanced = 0;
   bool stateKnown = true;
   for (int guard = 0; guard < 100000000; ++guard) {
     ScheduleAction a = schedule.next();
@@ -65,38 +66,27 @@ std::int64_t simulate(std::int64_t steps, int snapshots, std::int64_t segment = 
       REQUIRE(stateKnown);
       REQUIRE(a.step == state);
       REQUIRE(a.to > a.step);
-      REQUIRE(a.to <= expected);
+      REQUIRE(a.to <= tape.expected);
       advanced += a.to - a.step;
       state = a.to;
       break;
     case ScheduleAction::Tape:
       REQUIRE(stateKnown);
       REQUIRE(a.step == state);
-      REQUIRE(a.to > a.step);
-      REQUIRE(a.to - 1 <= expected);
-      for (std::int64_t i = a.step; i < a.to; ++i)
-        tape.push_back(i);
-      peakTape = std::max(peakTape, tape.size());
+      tape.tape(a);
       state = a.to;
       break;
     case ScheduleAction::Reverse:
-      REQUIRE(a.to > a.step);
-      for (std::int64_t i = a.to - 1; i >= a.step; --i) {
-        REQUIRE(!tape.empty());
-        REQUIRE(tape.back() == i);
-        REQUIRE(i == expected);
-        tape.pop_back();
-        --expected;
-      }
+      tape.reverse(a);
       stateKnown = false;
       break;
     default:
       FAIL("unknown action");
     }
   }
-  REQUIRE(expected == -1); // every iteration reversed, in order
-  REQUIRE(tape.empty());
-  REQUIRE(peakTape <= static_cast<std::size_t>(segment)); // one segment's tape at a time
+  REQUIRE(tape.expected == -1); // every iteration reversed, in order
+  REQUIRE(tape.values.empty());
+  REQUIRE(tape.peak <= static_cast<std::size_t>(segment)); // one segment's tape at a time
   REQUIRE(advanced == schedule.replayed());
   REQUIRE(schedule.peakSnapshots() <= snapshots);
   return schedule.replayed() - schedule.forwardAdvance();

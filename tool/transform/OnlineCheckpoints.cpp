@@ -29,6 +29,7 @@
 #include "transform/Declarations.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cgp {
 

@@ -56,11 +56,16 @@ double relax(const double *p, double tol) {
 // CHECK-NEXT: loop1_checkpoints.endOnline(loop1_count);
 // CHECK-NEXT: for (;;) {
 // CHECK: } else if (loop1_action.isTape()) {
-// CHECK-NEXT: cgp_tape.push(v);
+// CHECK-NEXT: // run iterations taped
+// CHECK-NEXT: for (std::int64_t loop1_step = loop1_action.step; loop1_step < loop1_action.to;
+// CHECK: cgp_tape.push(v);
+// CHECK: loop1_checkpoints.hold();
 // CHECK: cgp_tape.push(loop1_snapshots);
-// The reverse sweep: the last iteration, then the schedule, if it ran.
+// The reverse sweep: the schedule, from the Reverse action the forward
+// phase stopped at.
 // CHECK: const int loop1_snapshots = cgp_tape.pop<int>();
-// CHECK: if (loop1_checkpoints.steps() > 0) {
 // CHECK: } else if (loop1_action.isReverse()) {
+// CHECK-NEXT: // reverse the iterations just taped, last first
+// CHECK-NEXT: for (std::int64_t loop1_step = loop1_action.to - 1; loop1_step >= loop1_action.step;
 // CHECK: loop1_checkpoints.finish();
 // CHECK: cgp::rt::endCall(65536);
