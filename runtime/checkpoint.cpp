@@ -105,6 +105,11 @@ std::size_t checkpointBytes() { return CheckpointStore::current().bytes(); }
 
 namespace {
 
+/// Probes (LoopCheckpoints::beginProbe) under way on this thread: the loops
+/// inside a probed iteration tape, so that the probe measures all of it and
+/// leaves no snapshot behind.
+thread_local int probing = 0;
+
 /// Snapshots of `stateBytes` that fit in `room` bytes, at most one per
 /// iteration (0 when none fits).
 double snapshotsThatFit(double room, std::size_t stateBytes, std::int64_t steps) {
@@ -145,10 +150,14 @@ void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std
 } // namespace
 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
-                     std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget) {
+                     std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
+                     bool nestedPlans) {
+  if (probing)
+    return 0;
   std::int64_t budget = memoryBudget(compiledBudget);
   int snapshots = 0;
   std::int64_t segment = 1;
+  bool leaveRoom = false;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
   // The loop's own records on the tape: its trip count or plan, its start.
   const double bookkeeping = 16;
@@ -158,8 +167,15 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     double room = static_cast<double>(budget) - inUse - afterBytes - bookkeeping;
     segment = 1;
     double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
+    if (fit < 1 && nestedPlans) {
+      // One iteration's tape (its inner loops taped whole, as the probe
+      // measured it) does not fit, but the inner loops will checkpoint
+      // themselves within what this loop leaves them.
+      fit = snapshotsThatFit(room / 2, stateBytes, steps);
+      leaveRoom = fit >= 1;
+    }
     snapshots = fit < 1 ? 1 : static_cast<int>(fit);
-    if (fit >= 1)
+    if (fit >= 1 && !leaveRoom)
       pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
     if (fit < 1 && debugEnabled())
       std::fprintf(stderr,
@@ -183,24 +199,31 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
       else
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: binomial checkpointing "
                      "with %d snapshots of %zu bytes, segments of %lld iterations taped at "
-                     "once, %lld replayed iterations (budget %lld)\n",
+                     "once, %lld replayed iterations (budget %lld)%s\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
                      snapshots, stateBytes, static_cast<long long>(segment),
                      static_cast<long long>(extraReplays(steps, snapshots, segment)),
-                     static_cast<long long>(budget));
+                     static_cast<long long>(budget),
+                     leaveRoom ? "; half the room left to the loops inside it" : "");
     }
     site.steps = steps;
     site.snapshots = snapshots;
     site.budget = budget;
     site.segment = segment;
   }
+  // Loops inside plan their own reversal when this loop's segments are
+  // single iterations: the room holds less than two iterations of the size
+  // its probe measured, and a later iteration may be larger (a longer
+  // sequence of a batch). Otherwise they tape, without the cost of a probe
+  // and a plan at each run (RK4's state loops: 4x the gradient's time).
+  site.leavesRoom = nestedPlans && snapshots > 0 && segment == 1;
   return snapshots;
 }
 
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
-                       double afterBytes, std::int64_t compiledBudget) {
+                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans) {
   std::int64_t budget = memoryBudget(compiledBudget);
-  if (budget < 0)
+  if (budget < 0 || probing)
     return 0;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
   double room = static_cast<double>(budget) - inUse - afterBytes - 16;
@@ -218,6 +241,15 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   double fit = stateBytes ? std::floor((room - static_cast<double>(segment) * perIteration) /
                                        static_cast<double>(stateBytes)) - 1
                           : kMaxOnlineSnapshots;
+  bool leaveRoom = false;
+  if (fit < 1 && nestedPlans && stateBytes) {
+    // As planLoopReversal: inner loops checkpoint themselves in the other
+    // half of the room.
+    segment = 1;
+    fit = std::floor(room / 2 / static_cast<double>(stateBytes)) - 1;
+    leaveRoom = fit >= 1;
+  }
+  site.leavesRoom = nestedPlans && segment == 1; // as in planLoopReversal
   int snapshots = static_cast<int>(std::max(1.0, std::min(fit, kMaxOnlineSnapshots)));
   if (fit < 1 && debugEnabled())
     std::fprintf(stderr,
@@ -233,9 +265,10 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
       std::fprintf(stderr,
                    "cgp-debug: %s loop of unknown trip count: online checkpointing with up to %d "
                    "snapshots of %zu bytes, segments of %lld iterations taped at once (budget "
-                   "%lld)\n",
+                   "%lld)%s\n",
                    site.snapshots >= 0 ? "re-plan:" : "plan:", snapshots, stateBytes,
-                   static_cast<long long>(segment), static_cast<long long>(budget));
+                   static_cast<long long>(segment), static_cast<long long>(budget),
+                   leaveRoom ? "; half the room left to the loops inside it" : "");
     site.snapshots = snapshots;
     site.budget = budget;
     site.segment = segment;
@@ -293,14 +326,41 @@ void LoopCheckpoints::endOnline(std::int64_t trips) {
   stretches_.emplace(trips, taken_, stride_, snapshots_, segment_);
 }
 
+void LoopCheckpoints::suspend() {
+  // muted_ is false here: the forward phase ends at the action that sets
+  // reversed_, before the next() that would mute the profile.
+  suspended_.push_back(Suspended{std::move(schedule_), std::move(stretches_), offset_,
+                                 stateBytes_, reversed_, held_, last_});
+  schedule_.reset();
+  stretches_.reset();
+  active_ = reversed_ = held_ = false;
+}
+
+void LoopCheckpoints::resume() {
+  Suspended &run = suspended_.back();
+  schedule_ = std::move(run.schedule);
+  stretches_ = std::move(run.stretches);
+  offset_ = run.offset;
+  stateBytes_ = run.stateBytes;
+  reversed_ = run.reversed;
+  held_ = run.held;
+  last_ = run.last;
+  suspended_.pop_back();
+  active_ = true;
+  muted_ = false;
+  nextDue_ = -1;
+}
+
 void LoopCheckpoints::beginProbe(std::size_t stateBytes) {
   finish();
+  ++probing;
   stateBytes_ = stateBytes;
   offset_ = store().acquire(stateBytes);
   detail::muteProfile(1); // the probe iteration runs again afterwards
 }
 
 void LoopCheckpoints::endProbe() {
+  --probing;
   store().release(offset_);
   countRecomputedIterations(1);
   detail::muteProfile(-1);

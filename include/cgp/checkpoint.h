@@ -65,6 +65,11 @@ struct LoopSite {
   int snapshots = -1;
   std::int64_t budget = -2;
   std::int64_t segment = 1; // iterations taped at once (with snapshots > 0)
+  /// Loops inside this one measure and plan their own reversal (else they
+  /// tape): set by the last plan, with nestedPlans, when it keeps snapshots
+  /// with one iteration per segment, so that an iteration larger than the
+  /// one its probe measured may not fit whole.
+  bool leavesRoom = false;
 };
 
 /// How to reverse a loop of `steps` iterations whose taped iterations take
@@ -74,8 +79,14 @@ struct LoopSite {
 /// CGP_MEMORY_BUDGET), with `site.segment` set to the number of iterations
 /// to tape at once: the pair that replays the fewest iterations.
 /// `afterBytes` estimates what the code after the loop will push.
+/// `nestedPlans`: the loop's body holds loops that plan their own reversal
+/// at their entry; when one iteration's tape does not fit beside a snapshot,
+/// the loop keeps half the room for its snapshots, one iteration per
+/// segment, and leaves the rest to them. While a probe measures an
+/// iteration of an enclosing loop, every loop tapes (returns 0).
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
-                     std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget);
+                     std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
+                     bool nestedPlans = false);
 
 /// How to reverse a loop whose trip count is unknown at its entry: 0 to
 /// tape every iteration (no budget in force), else the most snapshot slots
@@ -83,7 +94,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
 /// `site.segment` set to the iterations to tape at once, all within the
 /// budget. Said under CGP_DEBUG=1 when it changes.
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
-                       double afterBytes, std::int64_t compiledBudget);
+                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans = false);
 
 /// The snapshots and schedule of one run of a checkpointed loop.
 class LoopCheckpoints {
@@ -130,6 +141,13 @@ public:
   /// The forward sweep stopped at a Reverse action (or Done): the reverse
   /// sweep's first next() gives it again.
   void hold() { held_ = true; }
+  /// A loop nested in another loop runs many times before the first of
+  /// those runs is reversed: after hold(), suspend() puts this run (its
+  /// schedule, and its snapshots, which stay in the store) aside, and the
+  /// reverse sweep's resume() takes back the last one put aside. Runs are
+  /// reversed last first, so the store stays last-in first-out.
+  void suspend();
+  void resume();
   std::int64_t steps() const { return schedule_ ? schedule_->steps() : stretches_->steps(); }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
@@ -167,6 +185,16 @@ private:
   std::size_t slotOffset(int slot) const { return static_cast<std::size_t>(slot) * stateBytes_; }
 
   bool makeRoom(std::int64_t n);
+
+  /// A run put aside by suspend().
+  struct Suspended {
+    std::optional<BinomialSchedule> schedule;
+    std::optional<StretchSchedule> stretches;
+    std::size_t offset, stateBytes;
+    bool reversed, held;
+    ScheduleAction last;
+  };
+  std::vector<Suspended> suspended_;
 
   std::optional<BinomialSchedule> schedule_;
   std::optional<StretchSchedule> stretches_;

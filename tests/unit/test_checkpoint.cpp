@@ -1,6 +1,7 @@
 // Unit tests of the runtime's loop checkpoints: sizes, the budget, loop
-// plans, snapshot storage, dropping a probe run from the tape, and the
-// online checkpoints of loops whose trip count is unknown at their entry.
+// plans, snapshot storage, runs of nested loops, dropping a probe run from
+// the tape, and the online checkpoints of loops whose trip count is
+// unknown at their entry.
 #include "cgp/checkpoint.h"
 #include "simulated_tape.h"
 
@@ -124,6 +125,84 @@ TEST_CASE("finish() counts the replayed iterations beyond the forward run", "[ch
         static_cast<std::uint64_t>(optimalReplays(37, 1) - 36));
   CHECK(CheckpointStore::current().bytes() == 0);
   resetStats();
+}
+
+TEST_CASE("runs of a nested loop are put aside and reversed last first", "[checkpoint]") {
+  // A loop inside another loop: three runs of 40, 17 and 3 iterations,
+  // each on its own schedule, before the first is reversed.
+  resetStats();
+  LoopCheckpoints inner;
+  const std::int64_t steps[3] = {40, 17, 3};
+  const std::size_t state = 24;
+  std::vector<SimulatedTape> tapes;
+  for (std::int64_t n : steps) {
+    tapes.emplace_back(n);
+    inner.start(n, 2, state, 2);
+    for (;;) { // forward phase: up to the last segment, taped
+      ScheduleAction a = inner.next();
+      if (a.isTape())
+        tapes.back().tape(a);
+      if (a.isReverse() || a.kind == ScheduleAction::Done)
+        break;
+    }
+    inner.hold();
+    inner.suspend();
+  }
+  // Every run keeps its two snapshots until it is reversed.
+  CHECK(CheckpointStore::current().bytes() == 3 * 2 * state);
+  for (int run = 2; run >= 0; --run) {
+    inner.resume();
+    for (;;) {
+      ScheduleAction a = inner.next();
+      if (a.kind == ScheduleAction::Done)
+        break;
+      if (a.isTape())
+        tapes[run].tape(a);
+      if (a.isReverse())
+        tapes[run].reverse(a);
+    }
+    CHECK(tapes[run].expected == -1); // every iteration reversed, in order
+    inner.finish();
+    CHECK(CheckpointStore::current().bytes() == static_cast<std::size_t>(run) * 2 * state);
+  }
+  resetStats();
+}
+
+TEST_CASE("nested plans: probes tape, and a loop leaves room to the loops inside it",
+          "[checkpoint]") {
+  unsetenv("CGP_MEMORY_BUDGET");
+  Tape::current().clear();
+  LoopSite site;
+  // While a probe measures an iteration of the loop around it, a loop
+  // tapes, whatever the budget.
+  LoopCheckpoints outer;
+  outer.beginProbe(8);
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 2000) == 0);
+  CHECK(planOnlineReversal(site, 100, 50, 0, 2000) == 0);
+  outer.endProbe();
+  CHECK(site.steps == -1); // a probe's plan is not one to remember
+  // One iteration (its inner loops taped whole) is above the budget: the
+  // minimum, unless loops inside it plan too; then half the room for this
+  // loop's snapshots, one iteration per segment.
+  CHECK(planLoopReversal(site, 1000, 50000, 50, 0, 20000) == 1);
+  CHECK_FALSE(site.leavesRoom); // no loop inside plans
+  CHECK(planLoopReversal(site, 1000, 50000, 50, 0, 20000, true) == (20000 - 16) / 2 / 50);
+  CHECK(site.segment == 1);
+  CHECK(site.leavesRoom); // the loops inside measure and plan
+  CHECK(planLoopReversal(site, 10, 50000, 50, 0, 20000, true) == 10); // one per iteration
+  // When an iteration fits, nested plans change nothing, and with room for
+  // many iterations per segment the loops inside just tape.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000, true) == 6);
+  CHECK(site.segment == 182);
+  CHECK_FALSE(site.leavesRoom);
+  // Room for one iteration of the measured size per segment: a later, larger
+  // one may not fit whole, so the loops inside plan.
+  CHECK(planLoopReversal(site, 100, 15000, 50, 0, 20000, true) == 99);
+  CHECK(site.segment == 1);
+  CHECK(site.leavesRoom);
+  // Everything fits: taped, and so are the loops inside.
+  CHECK(planLoopReversal(site, 10, 100, 50, 0, 20000, true) == 0);
+  CHECK_FALSE(site.leavesRoom);
 }
 
 TEST_CASE("discardTo() drops a probe run across chunks", "[tape]") {

@@ -71,7 +71,9 @@ struct Var {
   unsigned id = 0;            // creation order in the Module (for stable order)
   bool hasKnownValue = false; // an integer constant whose value is known
   int64_t knownValue = 0;
-  bool loopScoped = false;    // declared in a loop's body: no value outlives one iteration
+  /// Declared in the body of this many nested loops (0: outside loops): its
+  /// values do not outlive one iteration of the innermost of them.
+  int loopDepth = 0;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }

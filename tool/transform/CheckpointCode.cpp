@@ -7,6 +7,8 @@
 
 #include "transform/Declarations.h"
 
+#include <cctype>
+
 namespace cgp {
 namespace {
 
@@ -23,6 +25,16 @@ Var *newRuntimeObject(Module &m, const std::string &name, const std::string &typ
   return makeTemp(m, name, ScalarType{ScalarType::Void, type});
 }
 
+std::string loopObjectPrefix(const StmtRef &loop) {
+  if (loop->kind == StmtKind::For && loop->counted.index)
+    return loop->counted.index->name;
+  std::string name = loop->label.empty() ? "loop" : loop->label;
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
 bool hasEffectfulCall(const ExprRef &e) {
   bool found = false;
   forEachExpr(e, [&](const ExprRef &x) {
@@ -30,6 +42,26 @@ bool hasEffectfulCall(const ExprRef &e) {
              x->kind == ExprKind::TapePop;
   });
   return found;
+}
+
+bool codeMentions(const std::vector<StmtRef> &code, const Var *v) {
+  bool found = false;
+  for (const StmtRef &st : code)
+    forEachStmt(st, [&](const StmtRef &n) {
+      for (const ExprRef &e : ownExprs(n))
+        found |= mentions(e, v);
+    });
+  return found;
+}
+
+std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &number,
+                               std::vector<StmtRef> stmts) {
+  ScalarType i64 = ScalarType::int64Type();
+  if (codeMentions(stmts, i))
+    stmts.insert(stmts.begin(),
+                 decl(i, cast(i->elem, binary(BinaryOp::Add, cast(i64, varRef(first)),
+                                              binary(BinaryOp::Mul, number, intLit(by, i64))))));
+  return stmts;
 }
 
 StmtRef putState(Var *checkpoints, Var *v) {
@@ -47,6 +79,20 @@ ExprRef budgetInForce(int64_t compiledBudget) {
   ScalarType i64 = ScalarType::int64Type();
   return binary(BinaryOp::Ge, opaque("cgp::rt::memoryBudget", i64, {intLit(compiledBudget, i64)}),
                 intLit(0, i64));
+}
+
+ExprRef roomLeftBy(Var *outerSite, ExprRef inForce) {
+  if (!outerSite)
+    return inForce;
+  return binary(BinaryOp::LAnd, member(outerSite, "leavesRoom", ScalarType::boolType()),
+                std::move(inForce));
+}
+
+ExprRef planIfRoomLeft(Var *outerSite, ExprRef plan) {
+  if (!outerSite)
+    return plan;
+  return select(member(outerSite, "leavesRoom", ScalarType::boolType()), std::move(plan),
+                intLit(0));
 }
 
 std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &state,

@@ -22,6 +22,10 @@ namespace cgp {
 /// A runtime object of generated code (its type is spelled as given).
 Var *newRuntimeObject(Module &m, const std::string &name, const std::string &type);
 
+/// The prefix of the names of a checkpointed loop's runtime objects: its
+/// index's name, or its label.
+std::string loopObjectPrefix(const StmtRef &loop);
+
 /// True if `e` calls anything or pops the tape (a replay would repeat it).
 bool hasEffectfulCall(const ExprRef &e);
 
@@ -34,6 +38,16 @@ StmtRef getState(Var *checkpoints, Var *v);
 /// `cgp::rt::memoryBudget(compiled) >= 0`: a budget is in force.
 ExprRef budgetInForce(int64_t compiledBudget);
 
+/// For a loop nested in a loop that may plan (whose site is `outerSite`):
+/// `outer_site.leavesRoom && inForce`, else `inForce`. A nested loop
+/// measures and plans its reversal only when the plan of the loop around
+/// it left it room (else every iteration of that loop fits whole).
+ExprRef roomLeftBy(Var *outerSite, ExprRef inForce);
+
+/// `outer_site.leavesRoom ? plan : 0` (tape every iteration), or `plan`
+/// when `outerSite` is null.
+ExprRef planIfRoomLeft(Var *outerSite, ExprRef plan);
+
 /// A probe of one iteration's tape: keep the state in a slot of its own,
 /// run `before` and `iteration` (taped), store the bytes it pushed in
 /// `measured` (`mark` holds the tape's size before), drop them and put the
@@ -42,6 +56,15 @@ std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &
                                     double stateBytes, Var *measured, Var *mark,
                                     std::vector<StmtRef> before,
                                     const std::vector<StmtRef> &iteration);
+
+/// True if a statement of `code` (or one nested in it) reads or writes `v`.
+bool codeMentions(const std::vector<StmtRef> &code, const Var *v);
+
+/// `stmts` preceded by `T i = first + number * by;` (`i` of type T) when
+/// they use the index `i`: an iteration of a counted loop, given its
+/// number, with its index rebuilt.
+std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &number,
+                               std::vector<StmtRef> stmts);
 
 /// The code of one iteration, given the expression of its number.
 using IterationCode = std::function<std::vector<StmtRef>(const ExprRef &)>;

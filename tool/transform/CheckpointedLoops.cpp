@@ -1,8 +1,8 @@
 //===- CheckpointedLoops.cpp - loops reversed from snapshots --------------===//
 //
-// An outermost counted loop of a kernel, whose trip count is known at its
-// entry and whose body writes only scalars and local arrays (its "state"),
-// gets two ways to be reversed, chosen at run time by the runtime's
+// A counted loop of a kernel, whose trip count is known at its entry and
+// whose body writes only scalars and local arrays (its "state"), gets two
+// ways to be reversed, chosen at run time by the runtime's
 // planLoopReversal() against the memory budget:
 //
 //   - tape every iteration (the code store-all would write), or
@@ -16,6 +16,15 @@
 //
 // Replays run the same statements on the same state, so gradients are the
 // same bits either way; only memory and time move.
+//
+// Nested loops plan each level: a loop inside another plans at each of its
+// runs, against the bytes in use then (the snapshots of the loops around
+// it, the tape of their segment). Its runs are reversed last first, after
+// the runs that follow them: suspend() puts each run's schedule aside at
+// the end of its forward phase and resume() takes it back. A loop with
+// such loops inside tells the runtime (nestedPlans), which then keeps
+// only half the room for itself when one of its iterations, taped whole,
+// would not fit.
 //
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
@@ -113,18 +122,20 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   }
   // Variables declared inside the body live only within one iteration:
   // they are not state, taped or not. Their declarations have moved to the
-  // top of the function (Var::loopScoped remembers where they were), except
-  // the own indices of inner loops. A replay may leave another iteration's
-  // values in them; nothing reads those, since the code before and after
-  // the loop cannot name them and each iteration writes them before reading.
-  // Leaving out the LSTM's gate pre-activations (declared in the step's
-  // body) cuts its snapshot from 6 KiB to 2 KiB, three times as many
-  // snapshots for the same budget.
-  std::set<const Var *> scoped;
-  forEachStmt(s->body, [&](const StmtRef &n) {
-    if (n->kind == StmtKind::Decl)
-      scoped.insert(n->var);
-  });
+  // top of the function, and Var::loopDepth remembers how deep in loops
+  // they were: deeper than this loop means inside its body (its enclosing
+  // scopes are the bodies of the loops around it, less deep). A replay may
+  // leave another iteration's values in them; nothing reads those, since
+  // the code before and after the loop cannot name them and each iteration
+  // writes them before reading. Leaving out the LSTM's gate
+  // pre-activations (declared in the step's body) cuts its snapshot from
+  // 6 KiB to 2 KiB, three times as many snapshots for the same budget.
+  // Variables declared in the body of a loop around this one are state if
+  // this loop writes them. In a nested loop, so are those declared in its
+  // body whose old values the forward sweep tapes: the tape's restores
+  // chain their values from one run of this loop to the next, and the
+  // reverse of the previous run reads the value this run's first iteration
+  // tapes (a replay or a probe would leave another one there).
   // A scalar the body always writes before reading it (dead at the loop's
   // entry) is left out of the state only if the forward sweep never tapes
   // its old value: a taped old value may be the one from before the loop,
@@ -144,7 +155,10 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   const VarSet &live = liveAtLoops_[s.get()];
   std::vector<Var *> vars;
   for (const Var *v : written) {
-    if (v == index || scoped.count(v) || v->loopScoped)
+    if (v == index)
+      continue;
+    if (v->loopDepth > loopDepth_ &&
+        (loopDepth_ == 0 || (!taped.count(v) && !writtenByCall.count(v))))
       continue;
     if (v->isScalar() && !live.count(const_cast<Var *>(v)) && !taped.count(v) &&
         !writtenByCall.count(v))
@@ -176,10 +190,34 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
   iterationBytes = 16;
   afterBytes = 0;
+  // What follows a nested loop until its reverse: the rest of one
+  // iteration of the loop around it (planned per iteration, that loop
+  // tapes one at a time, or they all fit). Loops there that may plan
+  // their own reversal fit themselves in what is left: their tapes, which
+  // estimates with default trip counts inflate level by level, do not
+  // count.
+  StmtRef region = f_.body;
+  double perScope = 1;
+  std::set<const StmtNode *> adapts;
+  if (!enclosingLoops_.empty()) {
+    region = enclosingLoops_.back()->body;
+    perScope = std::max(freq.of(region.get()), 1.0);
+    forEachStmt(region, [&](const StmtRef &n) {
+      std::vector<Var *> unused;
+      std::string why;
+      bool counted = n->kind == StmtKind::For && n->counted.index;
+      bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
+                  n->kind == StmtKind::DoWhile;
+      if (n.get() != s.get() && loop &&
+          (counted ? canCheckpoint(n, unused, why)
+                   : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
+        forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
+    });
+  }
   std::set<const StmtNode *> inLoop;
   forEachStmt(s, [&](const StmtRef &n) { inLoop.insert(n.get()); });
   bool after = false;
-  forEachStmt(f_.body, [&](const StmtRef &n) {
+  forEachStmt(region, [&](const StmtRef &n) {
     bool pushes = n->kind == StmtKind::Assign && tbr.pushes.count(n.get());
     if (n.get() == s.get())
       after = true;
@@ -188,14 +226,15 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
         iterationBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perIteration;
       if (n->kind == StmtKind::For || n->kind == StmtKind::While || n->kind == StmtKind::DoWhile)
         iterationBytes += 16 * freq.of(n.get()) / perIteration;
-    } else if (after && pushes) {
-      afterBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get());
+    } else if (after && pushes && !adapts.count(n.get())) {
+      afterBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perScope;
     }
   });
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
-                                                         const std::vector<Var *> &state) {
+                                                         const std::vector<Var *> &state,
+                                                         bool plansInside, Var *outerSite) {
   Module &m = adj_.module();
   Sweeps storeAll = sweepCountedLoop(s, inner);
   Var *i = s->counted.index;
@@ -210,12 +249,17 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes);
 
   Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints", "cgp::rt::LoopCheckpoints");
-  Var *site = newRuntimeObject(m, i->name + "_site", "thread_local cgp::rt::LoopSite");
+  Var *site = loopSite(s);
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));
   Var *steps = makeTemp(m, i->name + "_steps", i64, true);
   Var *snapshots = makeTemp(m, i->name + "_snapshots", ScalarType::intType(), true);
   Var *first = makeTemp(m, i->name + "_start", it, true);
+  // Iterations rebuild their index from `first`; a body that never reads
+  // its index needs neither (nor a place on the tape).
+  bool indexUsed = codeMentions(inner.fwd, i) || codeMentions(inner.rev, i) ||
+                   codeMentions({s->body}, i);
+  bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
   Var *action = newRuntimeObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
   action->isConst = true;
   Var *k = makeTemp(m, i->name + "_step", i64);
@@ -253,26 +297,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     break;
   }
   // `int t = t_start + step * by;` before statements that use the index.
-  auto withIndex = [&](ExprRef stepNumber, std::vector<StmtRef> stmts) {
-    bool uses = false;
-    for (const StmtRef &st : stmts)
-      forEachStmt(st, [&](const StmtRef &n) {
-        for (const ExprRef &e : ownExprs(n))
-          uses |= mentions(e, i);
-      });
-    if (uses)
-      stmts.insert(stmts.begin(),
-                   decl(i, cast(it, binary(BinaryOp::Add, cast(i64, varRef(first)),
-                                           binary(BinaryOp::Mul, stepNumber, intLit(by, i64))))));
-    return stmts;
-  };
   auto replay = [&](const ExprRef &number) {
     std::vector<StmtRef> body;
     appendFlat(body, s->body);
-    return withIndex(number, body);
+    return withIndex(i, first, by, number, body);
   };
-  auto tape = [&](const ExprRef &number) { return withIndex(number, inner.fwd); };
-  auto reverseOne = [&](const ExprRef &number) { return withIndex(number, inner.rev); };
+  auto tape = [&](const ExprRef &number) { return withIndex(i, first, by, number, inner.fwd); };
+  auto reverseOne = [&](const ExprRef &number) {
+    return withIndex(i, first, by, number, inner.rev);
+  };
 
   Sweeps out;
   out.fwd.push_back(comment(
@@ -287,28 +320,36 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   {
     std::vector<StmtRef> probe =
-        probeIteration(checkpoints, state, stateBytes, measured, mark, {decl(first, start)},
-                       withIndex(intLit(0, i64), inner.fwd));
-    out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd, budgetInForce(options_.memoryBudget),
+        probeIteration(checkpoints, state, stateBytes, measured, mark,
+                       indexUsed ? std::vector<StmtRef>{decl(first, start)} : std::vector<StmtRef>{},
+                       withIndex(i, first, by, intLit(0, i64), inner.fwd));
+    out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd,
+                                    roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
                                     binary(BinaryOp::Gt, varRef(steps), one)),
                              scope(probe)));
   }
-  out.fwd.push_back(decl(snapshots,
-                         opaque("cgp::rt::planLoopReversal", ScalarType::intType(),
-                                {varRef(site), varRef(steps), varRef(measured),
-                                 intLit(static_cast<int64_t>(stateBytes), i64),
-                                 floatLit(afterBytes, ScalarType::doubleType()),
-                                 intLit(options_.memoryBudget, i64)})));
+  std::vector<ExprRef> planArgs{varRef(site), varRef(steps), varRef(measured),
+                                intLit(static_cast<int64_t>(stateBytes), i64),
+                                floatLit(afterBytes, ScalarType::doubleType()),
+                                intLit(options_.memoryBudget, i64)};
+  if (plansInside)
+    planArgs.push_back(boolLit(true)); // nestedPlans
+  out.fwd.push_back(decl(snapshots, planIfRoomLeft(outerSite, opaque("cgp::rt::planLoopReversal",
+                                                                 ScalarType::intType(), planArgs))));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.
-  std::vector<StmtRef> forward{decl(first, start),
-                               eval(method(checkpoints, "start", ScalarType::voidType(),
-                                           {varRef(steps), varRef(snapshots),
-                                            intLit(static_cast<int64_t>(stateBytes), i64),
-                                            member(site, "segment", i64)})),
-                               scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr),
-                               eval(method(checkpoints, "hold", ScalarType::voidType()))};
-  if (start->kind != ExprKind::IntLit)
+  std::vector<StmtRef> forward;
+  if (indexUsed)
+    forward.push_back(decl(first, start));
+  forward.push_back(eval(method(checkpoints, "start", ScalarType::voidType(),
+                                {varRef(steps), varRef(snapshots),
+                                 intLit(static_cast<int64_t>(stateBytes), i64),
+                                 member(site, "segment", i64)})));
+  forward.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr));
+  forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
+  if (loopDepth_ > 0) // runs again before this run is reversed
+    forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
+  if (pushFirst)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(storeAll.fwd), block(forward)));
@@ -317,7 +358,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // Reverse phase: the schedule, from the Reverse action the forward phase
   // stopped at (the last segment), each segment run taped and reversed.
   std::vector<StmtRef> reverse;
-  reverse.push_back(decl(first, start->kind == ExprKind::IntLit ? start : tapePop(it)));
+  if (loopDepth_ > 0)
+    reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
+  if (indexUsed)
+    reverse.push_back(decl(first, pushFirst ? tapePop(it) : start));
   reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +

@@ -13,7 +13,7 @@ public:
     case StmtKind::Decl: {
       // Declared at the top, assigned here: no longer const.
       s->var->isConst = false;
-      s->var->loopScoped |= loopDepth > 0;
+      s->var->loopDepth = loopDepth;
       locals.push_back(s->var);
       if (!s->value)
         return block();
@@ -30,6 +30,8 @@ public:
     case StmtKind::For: {
       auto copy = std::make_shared<StmtNode>(*s);
       bool keepIndex = s->counted.index && s->init && s->init->kind == StmtKind::Decl;
+      if (keepIndex)
+        s->init->var->loopDepth = loopDepth + 1; // declared where it stays, in the loop
       if (!keepIndex) {
         copy->declaresIndex = false;
         StmtRef init = stmt(s->init);

@@ -1,11 +1,12 @@
 //===- OnlineCheckpoints.cpp - loops of unknown trip count from snapshots -===//
 //
 // A `while` or `do while` loop (or a `for` without init that is not
-// counted) knows its trip count only when it ends: an adaptive ODE solver,
-// a convergence loop, a loop that leaves by `break`. Under a memory budget,
-// an outermost such loop of a kernel whose body writes only scalars and
-// local arrays (its "state") gets two ways to be reversed, chosen at run
-// time by the runtime's planOnlineReversal():
+// counted, or a counted `for` that may leave by `break` or `return`) knows
+// its trip count only when it ends: an adaptive ODE solver, a convergence
+// loop with an iteration limit, a search that stops at what it finds.
+// Under a memory budget, such a loop of a kernel (nested ones too) whose
+// body writes only scalars and local arrays (its "state") gets two ways to
+// be reversed, chosen at run time by the runtime's planOnlineReversal():
 //
 //   - tape every iteration (no budget in force at run time), or
 //   - online checkpointing: the forward sweep runs the loop untaped and,
@@ -29,7 +30,6 @@
 #include "transform/Declarations.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace cgp {
 
@@ -41,19 +41,32 @@ bool SweepBuilder::canCheckpointOnline(const StmtRef &s, std::vector<Var *> &sta
     why = "its condition calls a function";
     return false;
   }
-  return loopState(s, nullptr, {}, state, why);
+  Var *index = nullptr;
+  if (s->kind == StmtKind::For && s->counted.index) {
+    // Each iteration's index is rebuilt from its number, as in a counted loop.
+    if (!s->init || s->init->kind != StmtKind::Decl || !s->init->value ||
+        hasEffectfulCall(s->init->value)) {
+      why = "its index is not its own";
+      return false;
+    }
+    index = s->counted.index;
+  } else if (!isEmpty(s->init)) {
+    why = "it has an init statement";
+    return false;
+  }
+  return loopState(s, index, {}, state, why);
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweeps &inner,
                                                    const Sweeps &step,
-                                                   const std::vector<Var *> &state, Sweeps taped) {
+                                                   const std::vector<Var *> &state, Sweeps taped,
+                                                   bool plansInside, Var *outerSite) {
   Module &m = adj_.module();
   ScalarType i64 = ScalarType::int64Type();
   std::string label = s->label.empty() ? "loop" : s->label;
-  std::string name = label;
-  for (char &c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
+  if (s->kind == StmtKind::For && s->counted.index)
+    label = "loop over " + s->counted.index->name;
+  std::string name = loopObjectPrefix(s);
 
   double stateBytes = 0, iterationBytes = 0, afterBytes = 0;
   std::string stateNames;
@@ -63,7 +76,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                            "chosen at run time; state: " + stateNames};
 
   Var *checkpoints = newRuntimeObject(m, name + "_checkpoints", "cgp::rt::LoopCheckpoints");
-  Var *site = newRuntimeObject(m, name + "_site", "thread_local cgp::rt::LoopSite");
+  Var *site = loopSite(s);
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));
   Var *snapshots = makeTemp(m, name + "_snapshots", ScalarType::intType(), true);
@@ -74,18 +87,33 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   Var *measured = makeTemp(m, name + "_iteration_bytes", ScalarType::doubleType());
   Var *mark = makeTemp(m, name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
 
-  // One iteration: the body, then the step (of a `for`).
+  // One iteration: the body, then the step (of a `for`). A counted loop's
+  // iterations rebuild their index from their number instead (its step
+  // writes only the index), from `first`, kept on the tape unless it is a
+  // constant.
+  Var *index = s->kind == StmtKind::For ? s->counted.index : nullptr;
+  ExprRef start = index ? s->init->value : nullptr;
+  Var *first = index ? makeTemp(m, index->name + "_start", index->elem, true) : nullptr;
+  // The reverse phase needs `first` only if an iteration reads its index.
+  bool indexUsed = index && (codeMentions(inner.fwd, index) || codeMentions(inner.rev, index));
+  bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
   std::vector<StmtRef> primal;
   appendFlat(primal, s->body);
-  if (s->step)
+  if (s->step && !index)
     appendFlat(primal, s->step);
   std::vector<StmtRef> tapedIteration = inner.fwd;
-  appendAll(tapedIteration, step.fwd);
-  std::vector<StmtRef> reversedIteration = step.rev;
-  appendAll(reversedIteration, inner.rev);
-  auto replay = [&](const ExprRef &) { return primal; };
-  auto tape = [&](const ExprRef &) { return tapedIteration; };
-  auto reverseOne = [&](const ExprRef &) { return reversedIteration; };
+  std::vector<StmtRef> reversedIteration = inner.rev;
+  if (!index) {
+    appendAll(tapedIteration, step.fwd);
+    reversedIteration = step.rev;
+    appendAll(reversedIteration, inner.rev);
+  }
+  auto numbered = [&](const ExprRef &number, const std::vector<StmtRef> &code) {
+    return index ? withIndex(index, first, s->counted.step, number, code) : code;
+  };
+  auto replay = [&](const ExprRef &n) { return numbered(n, primal); };
+  auto tape = [&](const ExprRef &n) { return numbered(n, tapedIteration); };
+  auto reverseOne = [&](const ExprRef &n) { return numbered(n, reversedIteration); };
 
   Sweeps out;
   out.fwd.push_back(comment(label + ": its trip count is known when it ends; at run time, tape "
@@ -93,18 +121,30 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                             "snapshots of its state (" + stateNames + ") while it runs and "
                             "replay iterations in the reverse sweep"));
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
+  // A counted loop's index lives in a scope of its own around the probe
+  // (iteration 0, its index the start) and around the loop run untaped, so
+  // that it shadows none of the indices the iterations rebuild.
+  auto indexScope = [&](StmtRef stmt) {
+    return index ? scope({decl(index, varRef(first)), std::move(stmt)}) : stmt;
+  };
+  if (index)
+    out.fwd.push_back(decl(first, start));
   // With a budget in force, measure the tape of one iteration (if there is
   // one: the condition, which calls nothing, is evaluated once more).
   ExprRef runs = s->kind == StmtKind::DoWhile ? boolLit(true) : s->value;
-  out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd, budgetInForce(options_.memoryBudget), runs),
-                           scope(probeIteration(checkpoints, state, stateBytes, measured, mark,
-                                                {}, tapedIteration))));
-  out.fwd.push_back(decl(snapshots,
-                         opaque("cgp::rt::planOnlineReversal", ScalarType::intType(),
-                                {varRef(site), varRef(measured),
-                                 intLit(static_cast<int64_t>(stateBytes), i64),
-                                 floatLit(afterBytes, ScalarType::doubleType()),
-                                 intLit(options_.memoryBudget, i64)})));
+  out.fwd.push_back(indexScope(
+      ifStmt(binary(BinaryOp::LAnd, roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
+                    runs),
+             scope(probeIteration(checkpoints, state, stateBytes, measured, mark, {},
+                                  tapedIteration)))));
+  std::vector<ExprRef> planArgs{varRef(site), varRef(measured),
+                                intLit(static_cast<int64_t>(stateBytes), i64),
+                                floatLit(afterBytes, ScalarType::doubleType()),
+                                intLit(options_.memoryBudget, i64)};
+  if (plansInside)
+    planArgs.push_back(boolLit(true)); // nestedPlans
+  out.fwd.push_back(decl(snapshots, planIfRoomLeft(outerSite, opaque("cgp::rt::planOnlineReversal",
+                                                                 ScalarType::intType(), planArgs))));
 
   // Forward phase: the loop, untaped, with snapshots; then, its trip count
   // known, run to the last segment, taped, and keep it for the reverse.
@@ -115,6 +155,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
     save.front()->body->stmts.push_back(putState(checkpoints, v));
   std::vector<StmtRef> body = save;
   appendAll(body, primal);
+  if (index)
+    appendFlat(body, s->step);
   body.push_back(assign(varRef(trips), intLit(1, i64), AssignOp::Add));
   StmtRef loop = s->kind == StmtKind::DoWhile ? doWhile(block(body), s->value)
                                               : whileStmt(s->value, block(body));
@@ -124,10 +166,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                   {varRef(snapshots), intLit(static_cast<int64_t>(stateBytes), i64),
                    member(site, "segment", i64)})),
       decl(trips, intLit(0, i64)),
-      loop,
+      indexScope(loop),
       eval(method(checkpoints, "endOnline", ScalarType::voidType(), {varRef(trips)})),
       scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr),
       eval(method(checkpoints, "hold", ScalarType::voidType()))};
+  if (loopDepth_ > 0) // runs again before this run is reversed (CheckpointedLoops.cpp)
+    forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
+  if (pushFirst)
+    forward.push_back(push(varRef(first)));
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(taped.fwd), block(forward)));
   out.fwd.push_back(push(varRef(snapshots)));
@@ -137,6 +183,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   // kernel's result, set in the loop by a `return`, is the one the
   // gradient returns: kept aside.
   std::vector<StmtRef> reverse;
+  if (loopDepth_ > 0)
+    reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
+  if (indexUsed)
+    reverse.push_back(decl(first, pushFirst ? tapePop(index->elem) : start));
   Var *keptResult = nullptr;
   if (f_.result && std::find(state.begin(), state.end(), f_.result) != state.end()) {
     keptResult = makeTemp(m, "kept_result", f_.result->elem, true);

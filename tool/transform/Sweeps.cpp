@@ -11,6 +11,7 @@
 
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
+#include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
 
 #include <optional>
@@ -429,11 +430,47 @@ static bool putsOnTape(const std::vector<StmtRef> &code) {
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
+  bool counted = s->kind == StmtKind::For && s->counted.index;
+  // Whether the loop could keep snapshots instead of its tape (the code
+  // inside it aside), decided before the loops inside it: under a budget,
+  // at most kPlannedLevels loops of a nest plan their reversal, since each
+  // copies the code of the loops inside it four times (store-all's, the
+  // probe's, the forward and the reverse phase's).
+  const int kPlannedLevels = 2;
+  std::vector<Var *> state;
+  std::string why;
+  bool candidate = counted ? canCheckpoint(s, state, why)
+                           : options_.memoryBudget >= 0 && canCheckpointOnline(s, state, why);
+  // A counted loop whose trip count is not known at its entry (it may
+  // leave by `break` or `return`) can still be checkpointed online.
+  bool countedOnline = false;
+  if (counted && !candidate && options_.memoryBudget >= 0) {
+    std::string whyNot;
+    candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
+  }
+  bool levelCounts = candidate && options_.memoryBudget >= 0;
+  if (levelCounts && static_cast<int>(plannedSites_.size()) >= kPlannedLevels) {
+    candidate = levelCounts = false;
+    why = "two loops around it plan their reversal already (the most in one nest, to bound the "
+          "generated code)";
+  }
+  // innerPlans_: whether a loop swept so far plans its reversal at run
+  // time; here, whether one in this loop's body does.
+  bool plannedAround = innerPlans_;
+  innerPlans_ = false;
+  Var *outerSite = plannedSites_.empty() ? nullptr : plannedSites_.back();
+  enclosingLoops_.push_back(s);
+  if (levelCounts)
+    plannedSites_.push_back(loopSite(s));
   ++loopDepth_;
   Sweeps inner = sweep(s->body);
   Sweeps step = sweep(s->step);
   --loopDepth_;
-  bool counted = s->kind == StmtKind::For && s->counted.index;
+  if (levelCounts)
+    plannedSites_.pop_back();
+  enclosingLoops_.pop_back();
+  bool plansInside = innerPlans_;
+  innerPlans_ = plannedAround || plansInside;
   bool initPushed = s->init && s->init->kind == StmtKind::Assign && tbr.pushes.count(s->init.get());
   Sweeps out;
   if (inner.rev.empty() && step.rev.empty() && !initPushed) {
@@ -444,11 +481,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     return out;
   }
   if (counted) {
-    std::vector<Var *> state;
-    std::string why;
     // Checkpointing a loop that puts nothing on the tape would save nothing.
     bool tapes = putsOnTape(inner.fwd);
-    bool checkpointable = loopDepth_ == 0 && tapes && canCheckpoint(s, state, why);
+    bool checkpointable = tapes && candidate;
+    if (checkpointable && countedOnline) {
+      innerPlans_ = true;
+      return sweepOnlineLoop(s, inner, step, state, sweepCountedLoop(s, inner), plansInside,
+                             outerSite);
+    }
     if (checkpointable && options_.memoryBudget < 0) {
       // Without --memory-budget the loop is taped; the code that could
       // checkpoint it costs compilers (GCC) speed in the loops around it.
@@ -466,13 +506,17 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
         names += (names.empty() ? "" : ", ") + v->name;
       loopChoices_[s.get()] = {"tape every iteration if that fits the memory budget, else "
                                "binomial checkpointing of its state",
-                               "chosen at run time; state: " + names};
-      return sweepCheckpointedLoop(s, inner, state);
+                               "chosen at run time" +
+                                   std::string(loopDepth_ > 0 ? ", at each run of the loop "
+                                                                "around it"
+                                                              : "") +
+                                   "; state: " + names};
+      innerPlans_ = true;
+      return sweepCheckpointedLoop(s, inner, state, plansInside, outerSite);
     }
     if (!options_.storeAll)
       loopChoices_[s.get()] = {"tape every iteration",
-                               loopDepth_ > 0 ? "nested in a loop (the outer loop is planned)"
-                               : !tapes       ? "it puts nothing on the tape"
+                               !tapes         ? "it puts nothing on the tape"
                                : !f_.isKernel ? "a helper's loop (its caller's loop is planned)"
                                               : "cannot be checkpointed: " + why};
     return sweepCountedLoop(s, std::move(inner));
@@ -483,13 +527,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   Var *trips = makeTemp(m, label + "_trips", ScalarType::int64Type());
   Sweeps init = sweep(s->init);
 
-  // Under a memory budget, an outermost loop of a kernel may keep snapshots
-  // while it runs instead (OnlineCheckpoints.cpp).
-  std::vector<Var *> state;
-  std::string why;
-  bool online = loopDepth_ == 0 && options_.memoryBudget >= 0 && isEmpty(s->init) &&
-                (putsOnTape(inner.fwd) || putsOnTape(step.fwd)) &&
-                canCheckpointOnline(s, state, why);
+  // Under a memory budget, a loop of a kernel may keep snapshots while it
+  // runs instead (OnlineCheckpoints.cpp).
+  bool online = candidate && (putsOnTape(inner.fwd) || putsOnTape(step.fwd));
 
   // Forward: count the iterations, push the count after the loop.
   std::vector<StmtRef> iteration = inner.fwd;
@@ -516,9 +556,19 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                             assign(varRef(trips), intLit(1, ScalarType::int64Type()), AssignOp::Sub),
                             block(rbody)));
   appendAll(out.rev, init.rev);
-  if (online)
-    return sweepOnlineLoop(s, inner, step, state, std::move(out));
+  if (online) {
+    innerPlans_ = true;
+    return sweepOnlineLoop(s, inner, step, state, std::move(out), plansInside, outerSite);
+  }
   return out;
+}
+
+Var *SweepBuilder::loopSite(const StmtRef &s) {
+  Var *&site = sites_[s.get()];
+  if (!site)
+    site = newRuntimeObject(adj_.module(), loopObjectPrefix(s) + "_site",
+                            "thread_local cgp::rt::LoopSite");
+  return site;
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inner) {

@@ -86,8 +86,9 @@ private:
   Sweeps sweepIf(const StmtRef &s);
   Sweeps sweepLoop(const StmtRef &s);
   Sweeps sweepCountedLoop(const StmtRef &s, Sweeps inner);
-  // CheckpointedLoops.cpp: outermost counted loops of a kernel can, at run
-  // time, keep snapshots instead of taping every iteration.
+  // CheckpointedLoops.cpp: counted loops of a kernel can, at run time, keep
+  // snapshots instead of taping every iteration (a nested one at each run
+  // of the loops around it).
   bool canCheckpoint(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
   /// The state of loop `s` (what its body and step write that a later
   /// iteration or the code after it may read), without `index`; false if
@@ -95,17 +96,25 @@ private:
   /// calls a function without body for its effects.
   bool loopState(const StmtRef &s, const Var *index, const std::vector<ExprRef> &fixed,
                  std::vector<Var *> &state, std::string &why) const;
+  /// `plansInside`: loops in its body plan their own reversal too.
+  /// `outerSite`: the site of the loop around it that may plan, or null;
+  /// then it plans only when that loop's plan leaves it room.
   Sweeps sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
-                               const std::vector<Var *> &state);
+                               const std::vector<Var *> &state, bool plansInside,
+                               Var *outerSite);
   /// Bytes of `state`, and estimates of one taped iteration of `s` and of
   /// what the kernel pushes after it (the run measures an iteration).
   void loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
                  std::string &stateNames, double &iterationBytes, double &afterBytes) const;
-  // OnlineCheckpoints.cpp: outermost loops whose trip count is known only
-  // when they end can, under a memory budget, keep snapshots while they run.
+  // OnlineCheckpoints.cpp: loops whose trip count is known only when they
+  // end can, under a memory budget, keep snapshots while they run.
   bool canCheckpointOnline(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
   Sweeps sweepOnlineLoop(const StmtRef &s, const Sweeps &inner, const Sweeps &step,
-                         const std::vector<Var *> &state, Sweeps taped);
+                         const std::vector<Var *> &state, Sweeps taped, bool plansInside,
+                         Var *outerSite);
+  /// The thread_local LoopSite of a loop that may plan its reversal, made
+  /// on first use (its declaration goes with the loop's code).
+  Var *loopSite(const StmtRef &s);
 
   const Function &f_;
   const ActivityResult &act_;
@@ -120,6 +129,10 @@ private:
   void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
 
   int loopDepth_ = 0;
+  std::vector<StmtRef> enclosingLoops_; // the loops around the statement being swept
+  bool innerPlans_ = false; // a loop swept so far (in the current loop) plans its reversal
+  std::vector<Var *> plannedSites_; // sites of the loops around that may plan theirs
+  std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
