@@ -454,6 +454,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     why = "two loops around it plan their reversal already (the most in one nest, to bound the "
           "generated code)";
   }
+  // Inside a loop that plans, a loop whose trip count is a constant tapes
+  // the same at each run (branches aside): the outer loop's probe measures
+  // it, and its plan keeps it within the budget. Planning it too would only
+  // add code around the outer loop's body (MoE's budget run: 1.2x slower).
+  if (levelCounts && !plannedSites_.empty() && counted && !countedOnline && knownTripCount(s)) {
+    candidate = levelCounts = false;
+    why = "its trip count is a constant: the loop around it plans for all of it";
+  }
   // innerPlans_: whether a loop swept so far plans its reversal at run
   // time; here, whether one in this loop's body does.
   bool plannedAround = innerPlans_;
