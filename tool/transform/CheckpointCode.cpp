@@ -88,7 +88,11 @@ ExprRef roomLeftBy(Var *outerSite, ExprRef inForce) {
                 std::move(inForce));
 }
 
-ExprRef planIfRoomLeft(Var *outerSite, ExprRef plan) {
+ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
+                     Var *outerSite) {
+  if (plansInside)
+    args.push_back(boolLit(true)); // nestedPlans
+  ExprRef plan = opaque(function, ScalarType::intType(), std::move(args));
   if (!outerSite)
     return plan;
   return select(member(outerSite, "leavesRoom", ScalarType::boolType()), std::move(plan),

@@ -44,9 +44,12 @@ ExprRef budgetInForce(int64_t compiledBudget);
 /// it left it room (else every iteration of that loop fits whole).
 ExprRef roomLeftBy(Var *outerSite, ExprRef inForce);
 
-/// `outer_site.leavesRoom ? plan : 0` (tape every iteration), or `plan`
-/// when `outerSite` is null.
-ExprRef planIfRoomLeft(Var *outerSite, ExprRef plan);
+/// The call of the runtime's `function` (planLoopReversal or
+/// planOnlineReversal) with `args`, and `true` for nestedPlans when loops
+/// inside plan too; for a loop nested in one that may plan (`outerSite`),
+/// `outer_site.leavesRoom ? call : 0` (0: tape every iteration).
+ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
+                     Var *outerSite);
 
 /// A probe of one iteration's tape: keep the state in a slot of its own,
 /// run `before` and `iteration` (taped), store the bytes it pushed in

@@ -328,14 +328,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                     binary(BinaryOp::Gt, varRef(steps), one)),
                              scope(probe)));
   }
-  std::vector<ExprRef> planArgs{varRef(site), varRef(steps), varRef(measured),
-                                intLit(static_cast<int64_t>(stateBytes), i64),
-                                floatLit(afterBytes, ScalarType::doubleType()),
-                                intLit(options_.memoryBudget, i64)};
-  if (plansInside)
-    planArgs.push_back(boolLit(true)); // nestedPlans
-  out.fwd.push_back(decl(snapshots, planIfRoomLeft(outerSite, opaque("cgp::rt::planLoopReversal",
-                                                                 ScalarType::intType(), planArgs))));
+  out.fwd.push_back(decl(
+      snapshots, planReversal("cgp::rt::planLoopReversal",
+                              {varRef(site), varRef(steps), varRef(measured),
+                               intLit(static_cast<int64_t>(stateBytes), i64),
+                               floatLit(afterBytes, ScalarType::doubleType()),
+                               intLit(options_.memoryBudget, i64)},
+                              plansInside, outerSite)));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.
   std::vector<StmtRef> forward;

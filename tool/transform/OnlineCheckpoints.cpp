@@ -137,14 +137,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                     runs),
              scope(probeIteration(checkpoints, state, stateBytes, measured, mark, {},
                                   tapedIteration)))));
-  std::vector<ExprRef> planArgs{varRef(site), varRef(measured),
-                                intLit(static_cast<int64_t>(stateBytes), i64),
-                                floatLit(afterBytes, ScalarType::doubleType()),
-                                intLit(options_.memoryBudget, i64)};
-  if (plansInside)
-    planArgs.push_back(boolLit(true)); // nestedPlans
-  out.fwd.push_back(decl(snapshots, planIfRoomLeft(outerSite, opaque("cgp::rt::planOnlineReversal",
-                                                                 ScalarType::intType(), planArgs))));
+  out.fwd.push_back(decl(
+      snapshots, planReversal("cgp::rt::planOnlineReversal",
+                              {varRef(site), varRef(measured),
+                               intLit(static_cast<int64_t>(stateBytes), i64),
+                               floatLit(afterBytes, ScalarType::doubleType()),
+                               intLit(options_.memoryBudget, i64)},
+                              plansInside, outerSite)));
 
   // Forward phase: the loop, untaped, with snapshots; then, its trip count
   // known, run to the last segment, taped, and keep it for the reverse.
