@@ -157,8 +157,8 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   for (const Var *v : written) {
     if (v == index)
       continue;
-    if (v->loopDepth > loopDepth_ &&
-        (loopDepth_ == 0 || (!taped.count(v) && !writtenByCall.count(v))))
+    if (v->loopDepth > loopDepth() &&
+        (loopDepth() == 0 || (!taped.count(v) && !writtenByCall.count(v))))
       continue;
     if (v->isScalar() && !live.count(const_cast<Var *>(v)) && !taped.count(v) &&
         !writtenByCall.count(v))
@@ -346,7 +346,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                  member(site, "segment", i64)})));
   forward.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr));
   forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
-  if (loopDepth_ > 0) // runs again before this run is reversed
+  if (loopDepth() > 0) // runs again before this run is reversed
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
   if (pushFirst)
     forward.push_back(push(varRef(first)));
@@ -357,7 +357,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // Reverse phase: the schedule, from the Reverse action the forward phase
   // stopped at (the last segment), each segment run taped and reversed.
   std::vector<StmtRef> reverse;
-  if (loopDepth_ > 0)
+  if (loopDepth() > 0)
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(it) : start));

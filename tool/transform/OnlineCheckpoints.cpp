@@ -169,7 +169,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
       eval(method(checkpoints, "endOnline", ScalarType::voidType(), {varRef(trips)})),
       scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr),
       eval(method(checkpoints, "hold", ScalarType::voidType()))};
-  if (loopDepth_ > 0) // runs again before this run is reversed (CheckpointedLoops.cpp)
+  if (loopDepth() > 0) // runs again before this run is reversed (CheckpointedLoops.cpp)
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
   if (pushFirst)
     forward.push_back(push(varRef(first)));
@@ -182,7 +182,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   // kernel's result, set in the loop by a `return`, is the one the
   // gradient returns: kept aside.
   std::vector<StmtRef> reverse;
-  if (loopDepth_ > 0)
+  if (loopDepth() > 0)
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(index->elem) : start));

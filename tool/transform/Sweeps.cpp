@@ -470,10 +470,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   enclosingLoops_.push_back(s);
   if (levelCounts)
     plannedSites_.push_back(loopSite(s));
-  ++loopDepth_;
   Sweeps inner = sweep(s->body);
   Sweeps step = sweep(s->step);
-  --loopDepth_;
   if (levelCounts)
     plannedSites_.pop_back();
   enclosingLoops_.pop_back();
@@ -515,7 +513,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       loopChoices_[s.get()] = {"tape every iteration if that fits the memory budget, else "
                                "binomial checkpointing of its state",
                                "chosen at run time" +
-                                   std::string(loopDepth_ > 0 ? ", at each run of the loop "
+                                   std::string(loopDepth() > 0 ? ", at each run of the loop "
                                                                 "around it"
                                                               : "") +
                                    "; state: " + names};

@@ -128,8 +128,9 @@ private:
   /// The pop that restores `lhs` in the reverse sweep (with its redo log).
   void restore(const ExprRef &lhs, std::vector<StmtRef> &rev);
 
-  int loopDepth_ = 0;
   std::vector<StmtRef> enclosingLoops_; // the loops around the statement being swept
+  /// How many loops are around the statement being swept.
+  int loopDepth() const { return static_cast<int>(enclosingLoops_.size()); }
   bool innerPlans_ = false; // a loop swept so far (in the current loop) plans its reversal
   std::vector<Var *> plannedSites_; // sites of the loops around that may plan theirs
   std::map<const StmtNode *, Var *> sites_;
