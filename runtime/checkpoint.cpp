@@ -161,21 +161,32 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
   // The loop's own records on the tape: its trip count or plan, its start.
   const double bookkeeping = 16;
-  if (budget >= 0 && steps > 1 &&
-      inUse + afterBytes + bookkeeping + static_cast<double>(steps) * iterationBytes >
-          static_cast<double>(budget)) {
-    double room = static_cast<double>(budget) - inUse - afterBytes - bookkeeping;
-    segment = 1;
-    double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
-    if (fit < 1 && nestedPlans) {
-      // One iteration's tape (its inner loops taped whole, as the probe
-      // measured it) does not fit, but the inner loops will checkpoint
-      // themselves within what this loop leaves them.
-      fit = snapshotsThatFit(room / 2, stateBytes, steps);
-      leaveRoom = fit >= 1;
+  double room = static_cast<double>(budget) - inUse - afterBytes - bookkeeping;
+  if (budget >= 0 && nestedPlans) {
+    // The loops inside plan at their entry, against the bytes in use then;
+    // how much one iteration tapes is known only when it runs (a batch of
+    // sequences of different lengths), so no probe measured it. Tapes of
+    // earlier iterations could leave a later one no room at all, so the
+    // loop keeps snapshots, at most half the room, and reverses each
+    // iteration on its own, right after replaying it: the loops inside it
+    // then plan within what is left.
+    leaveRoom = true;
+    if (steps > 1) {
+      double fit = snapshotsThatFit(room / 2, stateBytes, steps);
+      snapshots = fit < 1 ? 1 : static_cast<int>(fit);
+      if (fit < 1 && debugEnabled())
+        std::fprintf(stderr,
+                     "cgp-debug: budget %lld bytes is below this loop's minimum (one snapshot of "
+                     "%zu bytes and room for the loops inside it, with %.0f in use and about "
+                     "%.0f for what follows the loop): using the minimum\n",
+                     static_cast<long long>(budget), stateBytes, inUse, afterBytes);
     }
+  } else if (budget >= 0 && steps > 1 &&
+             inUse + afterBytes + bookkeeping + static_cast<double>(steps) * iterationBytes >
+                 static_cast<double>(budget)) {
+    double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
     snapshots = fit < 1 ? 1 : static_cast<int>(fit);
-    if (fit >= 1 && !leaveRoom)
+    if (fit >= 1)
       pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
     if (fit < 1 && debugEnabled())
       std::fprintf(stderr,
@@ -191,7 +202,12 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     if (site.steps >= 0)
       countRetrace();
     if (debugEnabled()) {
-      if (snapshots == 0)
+      if (snapshots == 0 && leaveRoom)
+        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape it, the loops inside "
+                     "it plan their own reversal (budget %lld)\n",
+                     site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
+                     static_cast<long long>(budget));
+      else if (snapshots == 0)
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape every iteration "
                      "(about %.0f bytes; budget %s)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), static_cast<double>(steps) * iterationBytes,
@@ -211,17 +227,13 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     site.budget = budget;
     site.segment = segment;
   }
-  // Loops inside plan their own reversal when this loop's segments are
-  // single iterations: the room holds less than two iterations of the size
-  // its probe measured, and a later iteration may be larger (a longer
-  // sequence of a batch). Otherwise they tape, without the cost of a probe
-  // and a plan at each run (RK4's state loops: 4x the gradient's time).
-  site.leavesRoom = nestedPlans && snapshots > 0 && segment == 1;
+  site.leavesRoom = leaveRoom;
   return snapshots;
 }
 
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
-                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans) {
+                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans,
+                       bool mostBytes) {
   std::int64_t budget = memoryBudget(compiledBudget);
   if (budget < 0 || probing)
     return 0;
@@ -232,24 +244,27 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   // startOnline()), at most kMaxOnlineSnapshots of them: with half of them
   // taken while the loop runs, each stretch is at most 1/512 of the loop.
   const double kMaxOnlineSnapshots = 1024;
-  // The probe measured one iteration; in a loop that stops on its data the
+  // A probe measured one iteration; in a loop that stops on its data the
   // iterations often take different branches and tape more or less: plan
-  // for twice the measured size.
-  double perIteration = 2 * std::max(iterationBytes, 1.0);
-  std::int64_t segment =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(room / 2 / perIteration)));
-  double fit = stateBytes ? std::floor((room - static_cast<double>(segment) * perIteration) /
-                                       static_cast<double>(stateBytes)) - 1
-                          : kMaxOnlineSnapshots;
-  bool leaveRoom = false;
-  if (fit < 1 && nestedPlans && stateBytes) {
-    // As planLoopReversal: inner loops checkpoint themselves in the other
-    // half of the room.
-    segment = 1;
-    fit = std::floor(room / 2 / static_cast<double>(stateBytes)) - 1;
-    leaveRoom = fit >= 1;
+  // for twice the measured size (unless it is the most one can tape).
+  double perIteration = (mostBytes ? 1 : 2) * std::max(iterationBytes, 1.0);
+  std::int64_t segment = 1;
+  double fit = kMaxOnlineSnapshots;
+  bool leaveRoom = nestedPlans;
+  if (nestedPlans) {
+    // As planLoopReversal: no probe measured an iteration; half the room
+    // for snapshots, and each iteration reversed on its own, right after
+    // its replay, with the loops inside it planning within the rest.
+    if (stateBytes)
+      fit = std::floor(room / 2 / static_cast<double>(stateBytes)) - 1;
+  } else {
+    segment =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(room / 2 / perIteration)));
+    if (stateBytes)
+      fit = std::floor((room - static_cast<double>(segment) * perIteration) /
+                       static_cast<double>(stateBytes)) - 1;
   }
-  site.leavesRoom = nestedPlans && segment == 1; // as in planLoopReversal
+  site.leavesRoom = leaveRoom;
   int snapshots = static_cast<int>(std::max(1.0, std::min(fit, kMaxOnlineSnapshots)));
   if (fit < 1 && debugEnabled())
     std::fprintf(stderr,

@@ -36,6 +36,8 @@ Tape &Tape::redo() {
 }
 
 void Tape::discardTo(std::size_t mark) {
+  // What is dropped (a probe's iteration) was held: it counts in the peak.
+  notePeak();
   while (bytes() > mark) {
     std::size_t excess = bytes() - mark;
     std::size_t here = static_cast<std::size_t>(top_ - begin_);

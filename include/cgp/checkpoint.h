@@ -66,9 +66,7 @@ struct LoopSite {
   std::int64_t budget = -2;
   std::int64_t segment = 1; // iterations taped at once (with snapshots > 0)
   /// Loops inside this one measure and plan their own reversal (else they
-  /// tape): set by the last plan, with nestedPlans, when it keeps snapshots
-  /// with one iteration per segment, so that an iteration larger than the
-  /// one its probe measured may not fit whole.
+  /// tape): set by the last plan, with nestedPlans and a budget in force.
   bool leavesRoom = false;
 };
 
@@ -80,9 +78,10 @@ struct LoopSite {
 /// to tape at once: the pair that replays the fewest iterations.
 /// `afterBytes` estimates what the code after the loop will push.
 /// `nestedPlans`: the loop's body holds loops that plan their own reversal
-/// at their entry; when one iteration's tape does not fit beside a snapshot,
-/// the loop keeps half the room for its snapshots, one iteration per
-/// segment, and leaves the rest to them. While a probe measures an
+/// at their entry, so what one iteration tapes is known only when it runs
+/// (`iterationBytes` is not used): under a budget, the loop keeps snapshots
+/// in at most half the room, one iteration per segment (none for a single
+/// iteration), and leaves the rest to them. While a probe measures an
 /// iteration of an enclosing loop, every loop tapes (returns 0).
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
@@ -92,9 +91,12 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
 /// tape every iteration (no budget in force), else the most snapshot slots
 /// online checkpointing may use (LoopCheckpoints::startOnline), with
 /// `site.segment` set to the iterations to tape at once, all within the
-/// budget. Said under CGP_DEBUG=1 when it changes.
+/// budget. Said under CGP_DEBUG=1 when it changes. `iterationBytes` comes
+/// from a probe of one iteration, and the plan allows for twice that,
+/// unless `mostBytes` says it is the most any iteration tapes.
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
-                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans = false);
+                       double afterBytes, std::int64_t compiledBudget, bool nestedPlans = false,
+                       bool mostBytes = false);
 
 /// The snapshots and schedule of one run of a checkpointed loop.
 class LoopCheckpoints {

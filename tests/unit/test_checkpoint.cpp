@@ -181,27 +181,34 @@ TEST_CASE("nested plans: probes tape, and a loop leaves room to the loops inside
   CHECK(planOnlineReversal(site, 100, 50, 0, 2000) == 0);
   outer.endProbe();
   CHECK(site.steps == -1); // a probe's plan is not one to remember
-  // One iteration (its inner loops taped whole) is above the budget: the
-  // minimum, unless loops inside it plan too; then half the room for this
-  // loop's snapshots, one iteration per segment.
+  // One iteration above the budget: the minimum, one snapshot.
   CHECK(planLoopReversal(site, 1000, 50000, 50, 0, 20000) == 1);
   CHECK_FALSE(site.leavesRoom); // no loop inside plans
-  CHECK(planLoopReversal(site, 1000, 50000, 50, 0, 20000, true) == (20000 - 16) / 2 / 50);
-  CHECK(site.segment == 1);
-  CHECK(site.leavesRoom); // the loops inside measure and plan
-  CHECK(planLoopReversal(site, 10, 50000, 50, 0, 20000, true) == 10); // one per iteration
-  // When an iteration fits, nested plans change nothing, and with room for
-  // many iterations per segment the loops inside just tape.
-  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000, true) == 6);
-  CHECK(site.segment == 182);
+  // When loops inside plan their own reversal, what an iteration tapes is
+  // unknown (no probe measures it): whatever the size passed, half the room
+  // for this loop's snapshots, one iteration per segment, and the loops
+  // inside measure and plan.
+  for (double iterationBytes : {100.0, 15000.0, 50000.0}) {
+    CHECK(planLoopReversal(site, 1000, iterationBytes, 50, 0, 20000, true) ==
+          (20000 - 16) / 2 / 50);
+    CHECK(site.segment == 1);
+    CHECK(site.leavesRoom);
+  }
+  CHECK(planLoopReversal(site, 10, 100, 50, 0, 20000, true) == 10); // one per iteration
+  CHECK(planLoopReversal(site, 1000, 100, 50000, 0, 20000, true) == 1); // the minimum
+  // A single iteration is taped, and the loops inside it plan.
+  CHECK(planLoopReversal(site, 1, 100, 50, 0, 20000, true) == 0);
+  CHECK(site.leavesRoom);
+  // Without a budget, everything tapes.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, -1, true) == 0);
   CHECK_FALSE(site.leavesRoom);
-  // Room for one iteration of the measured size per segment: a later, larger
-  // one may not fit whole, so the loops inside plan.
-  CHECK(planLoopReversal(site, 100, 15000, 50, 0, 20000, true) == 99);
+  // The same for loops of unknown trip count: one slot beyond the
+  // snapshots (startOnline), half the room.
+  CHECK(planOnlineReversal(site, 100, 50, 0, 20000, true) == (20000 - 16) / 2 / 50 - 1);
   CHECK(site.segment == 1);
   CHECK(site.leavesRoom);
-  // Everything fits: taped, and so are the loops inside.
-  CHECK(planLoopReversal(site, 10, 100, 50, 0, 20000, true) == 0);
+  CHECK(planOnlineReversal(site, 100, 50, 0, 20000) > 0);
+  CHECK(site.segment > 1);
   CHECK_FALSE(site.leavesRoom);
 }
 
@@ -212,12 +219,20 @@ TEST_CASE("discardTo() drops a probe run across chunks", "[tape]") {
   const std::size_t mark = t.bytes();
   for (int i = 0; i < 100000; ++i)
     t.push(static_cast<double>(i)); // more than one chunk
+  const std::size_t held = t.bytes();
   t.discardTo(mark);
   CHECK(t.bytes() == mark);
+  CHECK(t.peakBytes() >= held);
   t.push(2.5);
   CHECK(t.pop<double>() == 2.5);
   CHECK(t.pop<double>() == 1.5);
   CHECK(t.bytes() == 0);
+  // What a probe held counts in the peak, even within one chunk.
+  resetStats();
+  for (int i = 0; i < 10; ++i)
+    t.push(static_cast<double>(i));
+  t.discardTo(0);
+  CHECK(stats().peakTapeBytes >= 10 * sizeof(double));
 }
 
 TEST_CASE("loops of unknown trip count: online snapshots, then every stretch reversed",

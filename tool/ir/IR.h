@@ -144,7 +144,7 @@ struct ExprNode {
   BinaryOp binaryOp = BinaryOp::Add;// Binary
   MathFn mathFn = MathFn::Sqrt;     // Math
   bool implicitCast = false;        // Cast: inserted by C++, not written
-  Function *callee = nullptr;       // Call
+  Function *callee = nullptr;       // Call; Opaque: a helper's generated sweep, if one
   std::string calleeName;           // Opaque: qualified name to print (a method name
                                     // when `var` is the object it is called on);
                                     // Member: the field's name
@@ -240,6 +240,7 @@ struct StmtNode {
   CountedLoop counted;        // For: set when the loop is counted
   std::string label;          // loops: a readable name ("loop over t")
   bool declaresIndex = false; // For: init declares the counted index
+  int64_t tripBound = -1;     // For, generated: runs at most this many times (-1: unknown)
 
   explicit StmtNode(StmtKind k) : kind(k) {}
 };

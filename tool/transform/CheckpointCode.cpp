@@ -89,9 +89,11 @@ ExprRef roomLeftBy(Var *outerSite, ExprRef inForce) {
 }
 
 ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
-                     Var *outerSite) {
-  if (plansInside)
-    args.push_back(boolLit(true)); // nestedPlans
+                     Var *outerSite, bool mostBytes) {
+  if (plansInside || mostBytes)
+    args.push_back(boolLit(plansInside)); // nestedPlans
+  if (mostBytes)
+    args.push_back(boolLit(true));
   ExprRef plan = opaque(function, ScalarType::intType(), std::move(args));
   if (!outerSite)
     return plan;

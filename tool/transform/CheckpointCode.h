@@ -46,10 +46,12 @@ ExprRef roomLeftBy(Var *outerSite, ExprRef inForce);
 
 /// The call of the runtime's `function` (planLoopReversal or
 /// planOnlineReversal) with `args`, and `true` for nestedPlans when loops
-/// inside plan too; for a loop nested in one that may plan (`outerSite`),
-/// `outer_site.leavesRoom ? call : 0` (0: tape every iteration).
+/// inside plan too, then `true` for mostBytes when the bytes passed are the
+/// most an iteration can tape (planOnlineReversal only); for a loop nested
+/// in one that may plan (`outerSite`), `outer_site.leavesRoom ? call : 0`
+/// (0: tape every iteration).
 ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
-                     Var *outerSite);
+                     Var *outerSite, bool mostBytes = false);
 
 /// A probe of one iteration's tape: keep the state in a slot of its own,
 /// run `before` and `iteration` (taped), store the bytes it pushed in

@@ -22,9 +22,11 @@
 // it, the tape of their segment). Its runs are reversed last first, after
 // the runs that follow them: suspend() puts each run's schedule aside at
 // the end of its forward phase and resume() takes it back. A loop with
-// such loops inside tells the runtime (nestedPlans), which then keeps
-// only half the room for itself when one of its iterations, taped whole,
-// would not fit.
+// such loops inside tells the runtime (nestedPlans) and runs no probe:
+// under a budget it keeps snapshots in at most half the room and reverses
+// one iteration at a time, whatever its iterations tape. A loop whose
+// iterations tape more or less by their branches plans for the most one
+// can tape when TapeBound knows it, and runs no probe either.
 //
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
@@ -34,6 +36,7 @@
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
+#include "transform/TapeBound.h"
 
 #include <algorithm>
 #include <set>
@@ -195,7 +198,8 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
   // tapes one at a time, or they all fit). Loops there that may plan
   // their own reversal fit themselves in what is left: their tapes, which
   // estimates with default trip counts inflate level by level, do not
-  // count.
+  // count. As in sweepLoop, a loop there plans only below kPlannedLevels
+  // planned loops, and not when its trip count is a constant.
   StmtRef region = f_.body;
   double perScope = 1;
   std::set<const StmtNode *> adapts;
@@ -208,7 +212,9 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
       bool counted = n->kind == StmtKind::For && n->counted.index;
       bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
                   n->kind == StmtKind::DoWhile;
-      if (n.get() != s.get() && loop &&
+      bool planned = plannedSites_.size() < kPlannedLevels &&
+                     !(counted && !plannedSites_.empty() && knownTripCount(n));
+      if (n.get() != s.get() && loop && planned &&
           (counted ? canCheckpoint(n, unused, why)
                    : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
         forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
@@ -307,18 +313,25 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     return withIndex(i, first, by, number, inner.rev);
   };
 
+  TapeBound bound = boundTape(inner.fwd);
   Sweeps out;
   out.fwd.push_back(comment(
       "loop over " + i->name + ": at run time, tape every iteration if that fits the memory "
       "budget, else keep snapshots of its state (" + stateNames + ") on a binomial schedule and "
-      "replay iterations in the reverse sweep"));
+      "replay iterations in the reverse sweep" + describeBound(bound)));
   out.fwd.push_back(decl(steps, stepsValue));
   // With a budget in force, measure the tape of one iteration: keep the
   // state, run iteration 0 taped, drop what it pushed, put the state back.
+  // Not when loops inside plan their own reversal: an iteration's tape then
+  // depends on what they meet, and the runtime plans without it. Not when
+  // iterations tape different amounts by their branches, and the most one
+  // can tape is known: the plan takes that.
   Var *measured = makeTemp(m, i->name + "_iteration_bytes", ScalarType::doubleType());
   Var *mark = makeTemp(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
+  if (bound.varies())
+    iterationBytes = bound.most;
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
-  {
+  if (!plansInside && !bound.varies()) {
     std::vector<StmtRef> probe =
         probeIteration(checkpoints, state, stateBytes, measured, mark,
                        indexUsed ? std::vector<StmtRef>{decl(first, start)} : std::vector<StmtRef>{},

@@ -28,6 +28,7 @@
 
 #include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
+#include "transform/TapeBound.h"
 
 #include <algorithm>
 
@@ -115,11 +116,16 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   auto tape = [&](const ExprRef &n) { return numbered(n, tapedIteration); };
   auto reverseOne = [&](const ExprRef &n) { return numbered(n, reversedIteration); };
 
+  // Iterations whose branches tape different amounts, at most a known
+  // number of bytes: the plan takes the most, and no probe runs.
+  TapeBound bound = boundTape(tapedIteration);
   Sweeps out;
   out.fwd.push_back(comment(label + ": its trip count is known when it ends; at run time, tape "
                             "every iteration without a memory budget in force, else keep "
                             "snapshots of its state (" + stateNames + ") while it runs and "
-                            "replay iterations in the reverse sweep"));
+                            "replay iterations in the reverse sweep" + describeBound(bound)));
+  if (bound.varies())
+    iterationBytes = bound.most;
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   // A counted loop's index lives in a scope of its own around the probe
   // (iteration 0, its index the start) and around the loop run untaped, so
@@ -130,9 +136,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   if (index)
     out.fwd.push_back(decl(first, start));
   // With a budget in force, measure the tape of one iteration (if there is
-  // one: the condition, which calls nothing, is evaluated once more).
+  // one: the condition, which calls nothing, is evaluated once more); not
+  // when loops inside plan their own reversal (see sweepCheckpointedLoop).
   ExprRef runs = s->kind == StmtKind::DoWhile ? boolLit(true) : s->value;
-  out.fwd.push_back(indexScope(
+  if (!plansInside && !bound.varies())
+    out.fwd.push_back(indexScope(
       ifStmt(binary(BinaryOp::LAnd, roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
                     runs),
              scope(probeIteration(checkpoints, state, stateBytes, measured, mark, {},
@@ -143,7 +151,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                                intLit(static_cast<int64_t>(stateBytes), i64),
                                floatLit(afterBytes, ScalarType::doubleType()),
                                intLit(options_.memoryBudget, i64)},
-                              plansInside, outerSite)));
+                              plansInside, outerSite, bound.varies())));
 
   // Forward phase: the loop, untaped, with snapshots; then, its trip count
   // known, run to the last segment, taped, and keep it for the reverse.

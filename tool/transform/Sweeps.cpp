@@ -258,7 +258,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   }
 
   // Forward: the callee's forward sweep in place of the call.
-  ExprRef fwdCall = opaque(variant->fwd->qualifiedName(), c->type, c->operands);
+  auto fwdNode =
+      std::make_shared<ExprNode>(*opaque(variant->fwd->qualifiedName(), c->type, c->operands));
+  fwdNode->callee = variant->fwd; // what it tapes (TapeBound)
+  ExprRef fwdCall = fwdNode;
   if (pushed) {
     // value = g_fwd(...); push(x); x = value;
     Var *value = makeTemp(adj_.module(), c->callee->name + "_value", c->type, true);
@@ -433,10 +436,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   bool counted = s->kind == StmtKind::For && s->counted.index;
   // Whether the loop could keep snapshots instead of its tape (the code
   // inside it aside), decided before the loops inside it: under a budget,
-  // at most kPlannedLevels loops of a nest plan their reversal, since each
-  // copies the code of the loops inside it four times (store-all's, the
-  // probe's, the forward and the reverse phase's).
-  const int kPlannedLevels = 2;
+  // at most kPlannedLevels loops of a nest plan their reversal.
   std::vector<Var *> state;
   std::string why;
   bool candidate = counted ? canCheckpoint(s, state, why)
@@ -449,7 +449,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
   }
   bool levelCounts = candidate && options_.memoryBudget >= 0;
-  if (levelCounts && static_cast<int>(plannedSites_.size()) >= kPlannedLevels) {
+  if (levelCounts && plannedSites_.size() >= kPlannedLevels) {
     candidate = levelCounts = false;
     why = "two loops around it plan their reversal already (the most in one nest, to bound the "
           "generated code)";
@@ -619,6 +619,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   StmtRef loop = forStmt(init, s->value, s->step, block(body));
   loop->declaresIndex = ownIndex;
   loop->pos = s->pos;
+  loop->tripBound = known ? *known : -1;
   out.fwd.push_back(loop);
   if (trips)
     out.fwd.push_back(push(varRef(trips)));

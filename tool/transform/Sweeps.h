@@ -133,6 +133,10 @@ private:
   int loopDepth() const { return static_cast<int>(enclosingLoops_.size()); }
   bool innerPlans_ = false; // a loop swept so far (in the current loop) plans its reversal
   std::vector<Var *> plannedSites_; // sites of the loops around that may plan theirs
+  // Under a budget, at most this many loops of a nest plan their reversal:
+  // each copies the code of the loops inside it three or four times
+  // (store-all's, the forward and the reverse phase's, and a probe's).
+  static constexpr std::size_t kPlannedLevels = 2;
   std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
   /// How each loop is reversed, and why (for the plan).

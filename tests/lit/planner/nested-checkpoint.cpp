@@ -2,14 +2,18 @@
 // --memory-budget the loop over a and the loop over b inside it may both
 // keep snapshots instead of their tapes, chosen at run time: b at each run
 // of a's body, against the bytes in use then, and only when a's plan left
-// room to the loops inside it (a_site.leavesRoom; when each of a's
-// iterations fits whole, b tapes without measuring or planning). Each run
+// room to the loops inside it (a_site.leavesRoom: under a budget, a keeps
+// snapshots and reverses one iteration at a time; without one, b tapes
+// without measuring or planning). a runs no probe: what one of its
+// iterations tapes depends on the runs of b it meets. Each run
 // of b puts its schedule aside (suspend) at the end of its forward phase
 // and takes it back (resume) in the reverse sweep, last run first. b's
 // state holds u, declared in a's body: written by b, read after it. The
 // loop over a tells the runtime that loops inside it plan too (the last
 // argument, true). The loop over c, a third level, is taped: every planned
-// level copies the code inside it four times.
+// level copies the code inside it three times (four for b, with its probe).
+// The loop over k, after b, has a constant trip count: it does not plan,
+// and b's plan counts its tape in what follows b.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=4KiB --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -27,32 +31,39 @@ double nest(const double *w, int A, int B, int C) {
         u = std::sin(u) * w[c];
       s += u;
     }
+    for (int k = 0; k < 4; ++k)
+      u = std::cos(u) + 0.5 * w[k];
+    s += u;
   }
   return s;
 }
-// EXPLAIN: loop over a (line 23, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN: loop over a (line 27, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time; state: s
-// EXPLAIN-NEXT: loop over b (line 25, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN-NEXT: loop over b (line 29, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: s, u
-// EXPLAIN-NEXT: loop over c (line 26, {{.*}}): tape every iteration
+// EXPLAIN-NEXT: loop over c (line 30, {{.*}}): tape every iteration
 // EXPLAIN-NEXT: two loops around it plan their reversal already
 
 // CHECK-LABEL: double nest_grad(
 // CHECK: cgp::rt::LoopCheckpoints b_checkpoints;
 // CHECK: cgp::rt::LoopCheckpoints a_checkpoints;
 // CHECK-NOT: c_checkpoints
-// The probe of a's first iteration holds b's code (b tapes while a probe runs).
-// b measures and plans only when a's plan leaves it room; else it tapes.
-// CHECK: a_checkpoints.beginProbe(8);
+// No probe of a's first iteration. b measures and plans only when a's plan
+// leaves it room; else it tapes.
+// CHECK-NOT: a_checkpoints.beginProbe
+// CHECK: double a_iteration_bytes =
+// CHECK-NEXT: const int a_snapshots =
+// CHECK-NEXT: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true);
 // CHECK: if (a_site.leavesRoom && cgp::rt::memoryBudget(4096) >= 0 && b_steps > 1) {
 // CHECK: const int b_snapshots =
 // CHECK-NEXT: a_site.leavesRoom
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 16, 0.0, 4096)
+// What follows b in a's body: the loop over k, whose trip count is a
+// constant, tapes 4 old values of u (it does not plan, so it counts).
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 16, 32.0, 4096)
 // CHECK-NEXT: : 0;
 // CHECK: b_checkpoints.hold();
 // CHECK-NEXT: b_checkpoints.suspend();
-// CHECK: a_checkpoints.endProbe();
-// CHECK: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true);
+// CHECK-NOT: a_checkpoints.beginProbe
 // CHECK: a_checkpoints.hold();
 // CHECK-NOT: a_checkpoints.suspend();
 // CHECK: // reverse sweep: adjoints

@@ -4,7 +4,9 @@
 // run keeps its index in a variable of its own; every replayed, taped or
 // reversed iteration rebuilds the index from its number and the start,
 // which is not a constant here, so the tape keeps it. The break flag is
-// state; the index is not.
+// state; the index is not. The helper's loop makes the most one iteration
+// can tape unknown when compiling, so a probe measures iteration 0
+// (planner/tape-bound.cpp shows loops whose bound is known, without one).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=64KiB --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -12,18 +14,27 @@
 #include <cgp/cgp.h>
 #include <cmath>
 
+static double damp(double v, int n) {
+  int k = 0;
+  while (k < n) {
+    v = 0.5 * v + 0.1;
+    ++k;
+  }
+  return v;
+}
+
 CGP_GRAD(p)
 double settle(const double *p, int first, int maxit) {
   double x = 1.0;
   for (int it = first; it < maxit; ++it) {
-    double nx = x - 0.1 / (1 + it) * (p[0] * x * x * x - p[1]);
+    double nx = damp(x - 0.1 / (1 + it) * (p[0] * x * x * x - p[1]), it % 3);
     if (std::fabs(nx - x) < 1e-9)
       break;
     x = nx;
   }
   return x;
 }
-// EXPLAIN: loop over it (line 18, {{.*}}): tape every iteration without a memory budget in force, else online checkpointing of its state
+// EXPLAIN: loop over it (line 29, {{.*}}): tape every iteration without a memory budget in force, else online checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time; state: x, break_it
 
 // CHECK-LABEL: double settle_grad(
