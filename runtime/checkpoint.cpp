@@ -117,6 +117,19 @@ double snapshotsThatFit(double room, std::size_t stateBytes, std::int64_t steps)
   return std::max(0.0, std::min(fit, static_cast<double>(steps)));
 }
 
+/// What a loop may use of the budget: what is not in use and not needed by
+/// what follows it (`after`), less a share for the loops after it that plan
+/// their own reversal (they would tape `laterLoops` whole): all of that if
+/// it fits in half of what is left, else half, since they fit themselves
+/// in what they find. Without the share, one loop took all of a 2 KiB
+/// budget and left the next its minimum (one snapshot: 12.5 million
+/// replayed iterations for two loops of 5000), or, with the later loops'
+/// full estimate reserved, the other way round.
+double roomLeft(std::int64_t budget, double inUse, double after, double laterLoops) {
+  double left = static_cast<double>(budget) - inUse - after;
+  return left - std::min(laterLoops, std::max(left, 0.0) / 2);
+}
+
 /// Iterations the reverse sweep runs untaped, beyond the forward sweep's
 /// own: the binomial count on segments, k iterations per replayed segment
 /// (the last segment may be shorter: an upper bound there).
@@ -151,7 +164,7 @@ void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std
 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
-                     bool nestedPlans) {
+                     bool nestedPlans, double laterLoopsBytes) {
   if (probing)
     return 0;
   std::int64_t budget = memoryBudget(compiledBudget);
@@ -161,7 +174,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
   // The loop's own records on the tape: its trip count or plan, its start.
   const double bookkeeping = 16;
-  double room = static_cast<double>(budget) - inUse - afterBytes - bookkeeping;
+  double room = roomLeft(budget, inUse, afterBytes + bookkeeping, laterLoopsBytes);
   if (budget >= 0 && nestedPlans) {
     // The loops inside plan at their entry, against the bytes in use then;
     // how much one iteration tapes is known only when it runs (a batch of
@@ -181,9 +194,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      "%.0f for what follows the loop): using the minimum\n",
                      static_cast<long long>(budget), stateBytes, inUse, afterBytes);
     }
-  } else if (budget >= 0 && steps > 1 &&
-             inUse + afterBytes + bookkeeping + static_cast<double>(steps) * iterationBytes >
-                 static_cast<double>(budget)) {
+  } else if (budget >= 0 && steps > 1 && static_cast<double>(steps) * iterationBytes > room) {
     double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
     snapshots = fit < 1 ? 1 : static_cast<int>(fit);
     if (fit >= 1)
@@ -233,12 +244,12 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
 
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
                        double afterBytes, std::int64_t compiledBudget, bool nestedPlans,
-                       bool mostBytes) {
+                       bool mostBytes, double laterLoopsBytes) {
   std::int64_t budget = memoryBudget(compiledBudget);
   if (budget < 0 || probing)
     return 0;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
-  double room = static_cast<double>(budget) - inUse - afterBytes - 16;
+  double room = roomLeft(budget, inUse, afterBytes + 16, laterLoopsBytes);
   // The trip count is unknown: half the room for a segment's tape, the rest
   // for snapshots (one more slot than the schedule's count, see
   // startOnline()), at most kMaxOnlineSnapshots of them: with half of them

@@ -76,7 +76,9 @@ struct LoopSite {
 /// tape and the snapshots within the budget (`compiledBudget`, or
 /// CGP_MEMORY_BUDGET), with `site.segment` set to the number of iterations
 /// to tape at once: the pair that replays the fewest iterations.
-/// `afterBytes` estimates what the code after the loop will push.
+/// `afterBytes` estimates what the code after the loop will push, outside
+/// loops that plan their own reversal; those would tape `laterLoopsBytes`
+/// whole, and get that much room at most, or half of what is left.
 /// `nestedPlans`: the loop's body holds loops that plan their own reversal
 /// at their entry, so what one iteration tapes is known only when it runs
 /// (`iterationBytes` is not used): under a budget, the loop keeps snapshots
@@ -85,7 +87,7 @@ struct LoopSite {
 /// iteration of an enclosing loop, every loop tapes (returns 0).
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
-                     bool nestedPlans = false);
+                     bool nestedPlans = false, double laterLoopsBytes = 0);
 
 /// How to reverse a loop whose trip count is unknown at its entry: 0 to
 /// tape every iteration (no budget in force), else the most snapshot slots
@@ -96,7 +98,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
 /// unless `mostBytes` says it is the most any iteration tapes.
 int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateBytes,
                        double afterBytes, std::int64_t compiledBudget, bool nestedPlans = false,
-                       bool mostBytes = false);
+                       bool mostBytes = false, double laterLoopsBytes = 0);
 
 /// The snapshots and schedule of one run of a checkpointed loop.
 class LoopCheckpoints {

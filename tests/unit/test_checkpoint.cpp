@@ -53,6 +53,26 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(planLoopReversal(site, 1000, 100, 50, 10000, 20000) == 11);
   CHECK(site.segment == 91);
   CHECK(11 * 50 + 91 * 100 + 16 + 10000 <= 20000);
+  // Loops after it that plan their own reversal get what they would tape
+  // whole when that fits in half the room (5000 bytes: the plan of 5000
+  // bytes after the loop)...
+  int withAfter = planLoopReversal(site, 1000, 100, 50, 5000, 20000);
+  std::int64_t segmentWithAfter = site.segment;
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000, false, 5000) == withAfter);
+  CHECK(site.segment == segmentWithAfter);
+  // ...and half the room when it does not (their estimate is 1 MB): 9992 of
+  // the 19984 bytes are left to this loop, about the plan of 10000 bytes
+  // after it. Before the half, this loop got its minimum, one snapshot, and
+  // replayed 499500 iterations.
+  CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000, false, 1e6) == 11);
+  CHECK(site.segment == 91);
+  // Everything, later loops' tapes too, fits: tape every iteration.
+  CHECK(planLoopReversal(site, 100, 100, 50, 0, 20000, false, 5000) == 0);
+  // The same share for a loop of unknown trip count: half of the 19984
+  // bytes left for segments of 20 planned iterations (2 x 100 bytes, a
+  // probe's margin) and snapshots; the same as with 9992 bytes after it.
+  CHECK(planOnlineReversal(site, 100, 50, 0, 20000, false, false, 1e6) ==
+        planOnlineReversal(site, 100, 50, 9992, 20000));
   // A large iteration tape: segments of 2 replay least (199 snapshots for
   // 500 segments; segments of 1 and 3 replay more), within the budget with
   // the loop's 16 bytes of records.

@@ -88,13 +88,23 @@ ExprRef roomLeftBy(Var *outerSite, ExprRef inForce) {
                 std::move(inForce));
 }
 
-ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
-                     Var *outerSite, bool mostBytes) {
-  if (plansInside || mostBytes)
-    args.push_back(boolLit(plansInside)); // nestedPlans
-  if (mostBytes)
-    args.push_back(boolLit(true));
-  ExprRef plan = opaque(function, ScalarType::intType(), std::move(args));
+ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptions &options,
+                     Var *outerSite) {
+  std::vector<ExprRef> optional{boolLit(options.nestedPlans)};
+  std::vector<bool> given{options.nestedPlans};
+  if (online) {
+    optional.push_back(boolLit(options.mostBytes));
+    given.push_back(options.mostBytes);
+  }
+  optional.push_back(floatLit(options.laterLoopsBytes, ScalarType::doubleType()));
+  given.push_back(options.laterLoopsBytes > 0);
+  // Up to the last one that differs from its default.
+  std::size_t count = given.size();
+  while (count > 0 && !given[count - 1])
+    --count;
+  args.insert(args.end(), optional.begin(), optional.begin() + static_cast<std::ptrdiff_t>(count));
+  ExprRef plan = opaque(online ? "cgp::rt::planOnlineReversal" : "cgp::rt::planLoopReversal",
+                        ScalarType::intType(), std::move(args));
   if (!outerSite)
     return plan;
   return select(member(outerSite, "leavesRoom", ScalarType::boolType()), std::move(plan),

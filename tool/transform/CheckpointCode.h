@@ -44,14 +44,20 @@ ExprRef budgetInForce(int64_t compiledBudget);
 /// it left it room (else every iteration of that loop fits whole).
 ExprRef roomLeftBy(Var *outerSite, ExprRef inForce);
 
-/// The call of the runtime's `function` (planLoopReversal or
-/// planOnlineReversal) with `args`, and `true` for nestedPlans when loops
-/// inside plan too, then `true` for mostBytes when the bytes passed are the
-/// most an iteration can tape (planOnlineReversal only); for a loop nested
-/// in one that may plan (`outerSite`), `outer_site.leavesRoom ? call : 0`
-/// (0: tape every iteration).
-ExprRef planReversal(const std::string &function, std::vector<ExprRef> args, bool plansInside,
-                     Var *outerSite, bool mostBytes = false);
+/// The optional last arguments of the runtime's plan calls.
+struct PlanCallOptions {
+  bool nestedPlans = false;   // loops inside plan too
+  bool mostBytes = false;     // the bytes passed are the most an iteration can tape (online only)
+  double laterLoopsBytes = 0; // what loops after it that plan their own reversal would tape whole
+};
+
+/// The call of the runtime's plan function with `args` and, as far as they
+/// differ from the defaults, the options: planOnlineReversal when `online`,
+/// else planLoopReversal. For a loop nested in one that may plan
+/// (`outerSite`), `outer_site.leavesRoom ? call : 0` (0: tape every
+/// iteration).
+ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptions &options,
+                     Var *outerSite);
 
 /// A probe of one iteration's tape: keep the state in a slot of its own,
 /// run `before` and `iteration` (taped), store the bytes it pushed in

@@ -178,8 +178,8 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
 }
 
 void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
-                             std::string &stateNames, double &iterationBytes,
-                             double &afterBytes) const {
+                             std::string &stateNames, double &iterationBytes, double &afterBytes,
+                             double &laterLoopsBytes) const {
   // What the run-time plan needs: bytes of the state, of one taped
   // iteration, and of what the rest of the kernel pushes after the loop.
   Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
@@ -192,34 +192,36 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
   // taped iteration instead.
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
   iterationBytes = 16;
-  afterBytes = 0;
-  // What follows a nested loop until its reverse: the rest of one
-  // iteration of the loop around it (planned per iteration, that loop
-  // tapes one at a time, or they all fit). Loops there that may plan
-  // their own reversal fit themselves in what is left: their tapes, which
-  // estimates with default trip counts inflate level by level, do not
-  // count. As in sweepLoop, a loop there plans only below kPlannedLevels
-  // planned loops, and not when its trip count is a constant.
+  afterBytes = laterLoopsBytes = 0;
+  // What follows the loop until its reverse: the rest of the kernel, or
+  // for a nested loop the rest of one iteration of the loop around it
+  // (planned per iteration, that loop tapes one at a time, or they all
+  // fit). Loops there that may plan their own reversal fit themselves in
+  // what is left: their tapes (which estimates with default trip counts
+  // inflate) count apart, in laterLoopsBytes, and the runtime keeps them
+  // at most half the room. As in sweepLoop, a loop plans only below
+  // kPlannedLevels planned loops, and a nested one not when its trip count
+  // is a constant.
   StmtRef region = f_.body;
   double perScope = 1;
   std::set<const StmtNode *> adapts;
   if (!enclosingLoops_.empty()) {
     region = enclosingLoops_.back()->body;
     perScope = std::max(freq.of(region.get()), 1.0);
-    forEachStmt(region, [&](const StmtRef &n) {
-      std::vector<Var *> unused;
-      std::string why;
-      bool counted = n->kind == StmtKind::For && n->counted.index;
-      bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
-                  n->kind == StmtKind::DoWhile;
-      bool planned = plannedSites_.size() < kPlannedLevels &&
-                     !(counted && !plannedSites_.empty() && knownTripCount(n));
-      if (n.get() != s.get() && loop && planned &&
-          (counted ? canCheckpoint(n, unused, why)
-                   : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
-        forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
-    });
   }
+  forEachStmt(region, [&](const StmtRef &n) {
+    std::vector<Var *> unused;
+    std::string why;
+    bool counted = n->kind == StmtKind::For && n->counted.index;
+    bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
+                n->kind == StmtKind::DoWhile;
+    bool planned = plannedSites_.size() < kPlannedLevels &&
+                   !(counted && !plannedSites_.empty() && knownTripCount(n));
+    if (n.get() != s.get() && loop && planned &&
+        (counted ? canCheckpoint(n, unused, why)
+                 : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
+      forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
+  });
   std::set<const StmtNode *> inLoop;
   forEachStmt(s, [&](const StmtRef &n) { inLoop.insert(n.get()); });
   bool after = false;
@@ -232,8 +234,9 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
         iterationBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perIteration;
       if (n->kind == StmtKind::For || n->kind == StmtKind::While || n->kind == StmtKind::DoWhile)
         iterationBytes += 16 * freq.of(n.get()) / perIteration;
-    } else if (after && pushes && !adapts.count(n.get())) {
-      afterBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perScope;
+    } else if (after && pushes) {
+      (adapts.count(n.get()) ? laterLoopsBytes : afterBytes) +=
+          scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perScope;
     }
   });
 }
@@ -250,9 +253,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   const ExprRef &start = s->init->value;
   const ExprRef &cond = s->value;
 
-  double stateBytes = 0, iterationBytes = 0, afterBytes = 0;
+  double stateBytes = 0, iterationBytes = 0, afterBytes = 0, laterLoopsBytes = 0;
   std::string stateNames;
-  loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes);
+  loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
 
   Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints", "cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
@@ -341,13 +344,16 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                     binary(BinaryOp::Gt, varRef(steps), one)),
                              scope(probe)));
   }
+  PlanCallOptions plan;
+  plan.nestedPlans = plansInside;
+  plan.laterLoopsBytes = laterLoopsBytes;
   out.fwd.push_back(decl(
-      snapshots, planReversal("cgp::rt::planLoopReversal",
+      snapshots, planReversal(false,
                               {varRef(site), varRef(steps), varRef(measured),
                                intLit(static_cast<int64_t>(stateBytes), i64),
                                floatLit(afterBytes, ScalarType::doubleType()),
                                intLit(options_.memoryBudget, i64)},
-                              plansInside, outerSite)));
+                              plan, outerSite)));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.
   std::vector<StmtRef> forward;

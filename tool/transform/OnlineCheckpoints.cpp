@@ -69,9 +69,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
     label = "loop over " + s->counted.index->name;
   std::string name = loopObjectPrefix(s);
 
-  double stateBytes = 0, iterationBytes = 0, afterBytes = 0;
+  double stateBytes = 0, iterationBytes = 0, afterBytes = 0, laterLoopsBytes = 0;
   std::string stateNames;
-  loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes);
+  loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
   loopChoices_[s.get()] = {"tape every iteration without a memory budget in force, else online "
                            "checkpointing of its state",
                            "chosen at run time; state: " + stateNames};
@@ -145,13 +145,17 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                     runs),
              scope(probeIteration(checkpoints, state, stateBytes, measured, mark, {},
                                   tapedIteration)))));
+  PlanCallOptions plan;
+  plan.nestedPlans = plansInside;
+  plan.mostBytes = bound.varies();
+  plan.laterLoopsBytes = laterLoopsBytes;
   out.fwd.push_back(decl(
-      snapshots, planReversal("cgp::rt::planOnlineReversal",
+      snapshots, planReversal(true,
                               {varRef(site), varRef(measured),
                                intLit(static_cast<int64_t>(stateBytes), i64),
                                floatLit(afterBytes, ScalarType::doubleType()),
                                intLit(options_.memoryBudget, i64)},
-                              plansInside, outerSite, bound.varies())));
+                              plan, outerSite)));
 
   // Forward phase: the loop, untaped, with snapshots; then, its trip count
   // known, run to the last segment, taped, and keep it for the reverse.

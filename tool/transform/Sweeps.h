@@ -102,10 +102,13 @@ private:
   Sweeps sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
                                const std::vector<Var *> &state, bool plansInside,
                                Var *outerSite);
-  /// Bytes of `state`, and estimates of one taped iteration of `s` and of
-  /// what the kernel pushes after it (the run measures an iteration).
+  /// Bytes of `state`, and estimates of one taped iteration of `s`, of what
+  /// the kernel pushes after it outside loops that plan their own reversal
+  /// (`afterBytes`), and of what those loops would tape whole
+  /// (`laterLoopsBytes`).
   void loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
-                 std::string &stateNames, double &iterationBytes, double &afterBytes) const;
+                 std::string &stateNames, double &iterationBytes, double &afterBytes,
+                 double &laterLoopsBytes) const;
   // OnlineCheckpoints.cpp: loops whose trip count is known only when they
   // end can, under a memory budget, keep snapshots while they run.
   bool canCheckpointOnline(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
