@@ -12,8 +12,9 @@ double scalarBytes(const ScalarType &t) {
   case ScalarType::Double:
     return 8;
   case ScalarType::Integer:
-    if (t.spelling.find("long") != std::string::npos || t.spelling == "std::int64_t")
-      return 8;
+    for (const char *wide : {"long", "int64", "size_t", "ptrdiff", "intptr"})
+      if (t.spelling.find(wide) != std::string::npos)
+        return 8;
     if (t.spelling.find("short") != std::string::npos)
       return 2;
     if (t.spelling.find("char") != std::string::npos)

@@ -14,6 +14,14 @@
 namespace cgp {
 namespace {
 
+/// Code that runs `a` and then `b`.
+TapeBound then(TapeBound a, const TapeBound &b) {
+  a.known = a.known && b.known;
+  a.most += b.most;
+  a.least += b.least;
+  return a;
+}
+
 class Bounder {
 public:
   TapeBound block(const std::vector<StmtRef> &stmts) {
@@ -21,11 +29,10 @@ public:
     bool exited = false;
     for (const StmtRef &s : stmts) {
       TapeBound b = stmt(s);
-      sum.known = sum.known && b.known;
-      sum.most += b.most;
-      if (!exited)
-        sum.least += b.least;
-      exited = exited || mayExit(s);
+      if (exited)
+        b.least = 0;
+      sum = then(sum, b);
+      exited = exited || containsExit(s);
     }
     return sum;
   }
@@ -81,13 +88,8 @@ private:
       return b;
     case StmtKind::Decl:
       return s->value ? calls(s->value) : b;
-    case StmtKind::Assign: {
-      TapeBound l = calls(s->lhs), r = calls(s->value);
-      l.known = l.known && r.known;
-      l.most += r.most;
-      l.least += r.least;
-      return l;
-    }
+    case StmtKind::Assign:
+      return then(calls(s->lhs), calls(s->value));
     case StmtKind::Eval:
     case StmtKind::Return:
       return s->value ? calls(s->value) : b;
@@ -116,12 +118,8 @@ private:
       b = stmt(f->body);
       inProgress_.erase(f);
     }
-    for (const ExprRef &o : e->operands) {
-      TapeBound x = calls(o);
-      b.known = b.known && x.known;
-      b.most += x.most;
-      b.least += x.least;
-    }
+    for (const ExprRef &o : e->operands)
+      b = then(b, calls(o));
     return b;
   }
 
@@ -133,8 +131,6 @@ private:
 
   /// `s` may end the path through the code around it (a `break` in a loop
   /// inside it counts too: the least is then smaller than it could be).
-  static bool mayExit(const StmtRef &s) { return containsExit(s); }
-
   static bool containsExit(const StmtRef &s) {
     bool found = false;
     forEachStmt(s, [&](const StmtRef &n) {
