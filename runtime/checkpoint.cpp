@@ -65,12 +65,19 @@ std::int64_t memoryBudget(std::int64_t compiled) {
   const char *env = std::getenv("CGP_MEMORY_BUDGET");
   if (!env || !*env)
     return compiled;
-  std::int64_t bytes;
-  if (parseByteSize(env, bytes))
-    return bytes;
-  if (debugEnabled())
-    std::fprintf(stderr, "cgp-debug: CGP_MEMORY_BUDGET='%s' is not a size; ignored\n", env);
-  return compiled;
+  // Loops ask at every run (nested ones thousands of times a call): parse
+  // each value the variable takes once per thread (parsing took 10% of a
+  // nested RNN's gradient).
+  thread_local std::string parsedText;
+  thread_local bool parsedValid = false;
+  thread_local std::int64_t parsedBytes = -1;
+  if (parsedText != env) {
+    parsedText = env;
+    parsedValid = parseByteSize(env, parsedBytes);
+    if (!parsedValid && debugEnabled())
+      std::fprintf(stderr, "cgp-debug: CGP_MEMORY_BUDGET='%s' is not a size; ignored\n", env);
+  }
+  return parsedValid ? parsedBytes : compiled;
 }
 
 void endCall(std::int64_t compiledBudget) {
@@ -160,6 +167,26 @@ void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std
   }
 }
 
+/// `bytes`, rounded, and the word: "96 bytes".
+std::string wholeBytes(double bytes) {
+  return std::to_string(static_cast<long long>(std::llround(bytes))) + " bytes";
+}
+
+/// Under CGP_DEBUG, says that `budget` leaves a loop less than its minimum:
+/// `snapshots` of `stateBytes` each and `alsoNeeded` (a tape, or room for
+/// the loops inside it).
+void reportBelowMinimum(std::int64_t budget, const char *snapshots, std::size_t stateBytes,
+                        const std::string &alsoNeeded, double inUse, double afterBytes) {
+  if (!debugEnabled())
+    return;
+  std::fprintf(stderr,
+               "cgp-debug: budget %lld bytes is below this loop's minimum (%s of %zu bytes and "
+               "%s, with %.0f in use and about %.0f for what follows the loop): using the "
+               "minimum\n",
+               static_cast<long long>(budget), snapshots, stateBytes, alsoNeeded.c_str(), inUse,
+               afterBytes);
+}
+
 } // namespace
 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
@@ -187,25 +214,19 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     if (steps > 1) {
       double fit = snapshotsThatFit(room / 2, stateBytes, steps);
       snapshots = fit < 1 ? 1 : static_cast<int>(fit);
-      if (fit < 1 && debugEnabled())
-        std::fprintf(stderr,
-                     "cgp-debug: budget %lld bytes is below this loop's minimum (one snapshot of "
-                     "%zu bytes and room for the loops inside it, with %.0f in use and about "
-                     "%.0f for what follows the loop): using the minimum\n",
-                     static_cast<long long>(budget), stateBytes, inUse, afterBytes);
+      if (fit < 1)
+        reportBelowMinimum(budget, "one snapshot", stateBytes, "room for the loops inside it",
+                           inUse, afterBytes);
     }
   } else if (budget >= 0 && steps > 1 && static_cast<double>(steps) * iterationBytes > room) {
     double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
     snapshots = fit < 1 ? 1 : static_cast<int>(fit);
     if (fit >= 1)
       pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
-    if (fit < 1 && debugEnabled())
-      std::fprintf(stderr,
-                   "cgp-debug: budget %lld bytes is below this loop's minimum (one snapshot of "
-                   "%zu bytes and one iteration's tape of %.0f bytes, with %.0f in use and "
-                   "about %.0f for what follows the loop): using the minimum\n",
-                   static_cast<long long>(budget), stateBytes, iterationBytes, inUse,
-                   afterBytes);
+    if (fit < 1)
+      reportBelowMinimum(budget, "one snapshot", stateBytes,
+                         "one iteration's tape of " + wholeBytes(iterationBytes), inUse,
+                         afterBytes);
   }
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
                  site.segment != segment;
@@ -277,12 +298,9 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   }
   site.leavesRoom = leaveRoom;
   int snapshots = static_cast<int>(std::max(1.0, std::min(fit, kMaxOnlineSnapshots)));
-  if (fit < 1 && debugEnabled())
-    std::fprintf(stderr,
-                 "cgp-debug: budget %lld bytes is below this loop's minimum (two snapshots of "
-                 "%zu bytes and one iteration's tape of %.0f bytes, with %.0f in use and about "
-                 "%.0f for what follows the loop): using the minimum\n",
-                 static_cast<long long>(budget), stateBytes, iterationBytes, inUse, afterBytes);
+  if (fit < 1)
+    reportBelowMinimum(budget, "two snapshots", stateBytes,
+                       "one iteration's tape of " + wholeBytes(iterationBytes), inUse, afterBytes);
   bool changed = site.snapshots != snapshots || site.budget != budget || site.segment != segment;
   if (changed) {
     if (site.snapshots >= 0)

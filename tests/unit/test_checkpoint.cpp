@@ -92,7 +92,15 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(planLoopReversal(site, 1000, 100, 50, 0, 20000) == 0);
   setenv("CGP_MEMORY_BUDGET", "nonsense", 1);
   CHECK(memoryBudget(20000) == 20000);
+  CHECK(memoryBudget(30000) == 30000); // parsed once, still not a size
+  // Each new value is read (the runtime parses a value once, not once per call).
+  setenv("CGP_MEMORY_BUDGET", "2KiB", 1);
+  CHECK(memoryBudget(20000) == 2048);
+  CHECK(memoryBudget(20000) == 2048);
+  setenv("CGP_MEMORY_BUDGET", "3000", 1);
+  CHECK(memoryBudget(20000) == 3000);
   unsetenv("CGP_MEMORY_BUDGET");
+  CHECK(memoryBudget(20000) == 20000);
 }
 
 TEST_CASE("a changed plan at one site counts a retrace", "[checkpoint][stats]") {

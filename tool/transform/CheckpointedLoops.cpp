@@ -25,8 +25,8 @@
 // such loops inside tells the runtime (nestedPlans) and runs no probe:
 // under a budget it keeps snapshots in at most half the room and reverses
 // one iteration at a time, whatever its iterations tape. A loop whose
-// iterations tape more or less by their branches plans for the most one
-// can tape when TapeBound knows it, and runs no probe either.
+// iteration's tape TapeBound knows (exactly, or at the most when its
+// branches tape more or less) plans with that and runs no probe either.
 //
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
@@ -39,6 +39,7 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace cgp {
@@ -75,6 +76,82 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
   return loopState(s, index, {bound}, state, why);
 }
 
+/// Adds what statement `n` itself writes to `written`: what it assigns or
+/// declares, and what its calls write through the addresses they are given
+/// (per the callee's summary; those go to `writtenByCall` too).
+static void collectWrites(const StmtRef &n, Summaries &sums, std::set<const Var *> &written,
+                          std::set<const Var *> &writtenByCall) {
+  if (n->kind == StmtKind::Assign)
+    written.insert(n->lhs->var);
+  if (n->kind == StmtKind::Decl)
+    written.insert(n->var);
+  for (const ExprRef &e : ownExprs(n))
+    forEachExpr(e, [&](const ExprRef &x) {
+      if (x->kind != ExprKind::Call)
+        return;
+      const FunctionSummary &sum = sums.of(x->callee);
+      for (size_t a = 0; a < x->operands.size(); ++a)
+        if (x->operands[a]->kind == ExprKind::Address && sum.writesParam[a]) {
+          written.insert(x->operands[a]->var);
+          writtenByCall.insert(x->operands[a]->var);
+        }
+    });
+}
+
+/// The innermost loop around the statement `to` inside `from` (`from`
+/// excluded), or null if none is.
+static StmtRef loopAround(const StmtRef &from, const StmtNode *to) {
+  StmtRef found;
+  std::vector<StmtRef> loops;
+  std::function<bool(const StmtRef &)> visit = [&](const StmtRef &n) {
+    if (!n)
+      return false;
+    if (n.get() == to) {
+      found = loops.empty() ? nullptr : loops.back();
+      return true;
+    }
+    bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
+                n->kind == StmtKind::DoWhile;
+    if (loop)
+      loops.push_back(n);
+    bool inside = visit(n->init) || visit(n->body) || visit(n->elseBody) || visit(n->step);
+    for (size_t i = 0; !inside && i < n->stmts.size(); ++i)
+      inside = visit(n->stmts[i]);
+    for (size_t c = 0; !inside && c < n->cases.size(); ++c)
+      for (size_t i = 0; !inside && i < n->cases[c].body.size(); ++i)
+        inside = visit(n->cases[c].body[i]);
+    if (loop)
+      loops.pop_back();
+    return inside;
+  };
+  for (const StmtRef *child : {&from->init, &from->body, &from->elseBody, &from->step})
+    if (visit(*child))
+      return found;
+  for (const StmtRef &c : from->stmts)
+    if (visit(c))
+      return found;
+  return found;
+}
+
+bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around) const {
+  if (plannedLoops_.empty() || !around || s->kind != StmtKind::For || !s->counted.index)
+    return false;
+  if (knownTripCount(s))
+    return true;
+  if (!s->init || s->init->kind != StmtKind::Decl || !s->init->value ||
+      s->value->kind != ExprKind::Binary)
+    return false;
+  std::set<const Var *> written, unused;
+  forEachStmt(around, [&](const StmtRef &n) { collectWrites(n, sums_, written, unused); });
+  std::vector<Var *> reads;
+  collectVars(s->init->value, reads);
+  collectVars(s->value->operands[1], reads);
+  for (Var *v : reads)
+    if (written.count(v))
+      return false;
+  return true;
+}
+
 bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
                              const std::vector<ExprRef> &fixed, std::vector<Var *> &state,
                              std::string &why) const {
@@ -84,21 +161,7 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   auto scan = [&](const StmtRef &n) {
     if (n->kind == StmtKind::Assign && tbr.pushes.count(n.get()))
       taped.insert(n->lhs->var); // the forward sweep keeps its old value
-    if (n->kind == StmtKind::Assign)
-      written.insert(n->lhs->var);
-    if (n->kind == StmtKind::Decl)
-      written.insert(n->var);
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind != ExprKind::Call)
-          return;
-        const FunctionSummary &sum = sums_.of(x->callee);
-        for (size_t a = 0; a < x->operands.size(); ++a)
-          if (x->operands[a]->kind == ExprKind::Address && sum.writesParam[a]) {
-            written.insert(x->operands[a]->var);
-            writtenByCall.insert(x->operands[a]->var);
-          }
-      });
+    collectWrites(n, sums_, written, writtenByCall);
   };
   forEachStmt(s->body, scan);
   if (!index)
@@ -215,8 +278,10 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
     bool counted = n->kind == StmtKind::For && n->counted.index;
     bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
                 n->kind == StmtKind::DoWhile;
-    bool planned = plannedSites_.size() < kPlannedLevels &&
-                   !(counted && !plannedSites_.empty() && knownTripCount(n));
+    StmtRef around = loopAround(region, n.get());
+    if (!around && !enclosingLoops_.empty())
+      around = enclosingLoops_.back();
+    bool planned = plannedSites_.size() < kPlannedLevels && !leftToLoopsAround(n, around);
     if (n.get() != s.get() && loop && planned &&
         (counted ? canCheckpoint(n, unused, why)
                  : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
@@ -327,14 +392,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // state, run iteration 0 taped, drop what it pushed, put the state back.
   // Not when loops inside plan their own reversal: an iteration's tape then
   // depends on what they meet, and the runtime plans without it. Not when
-  // iterations tape different amounts by their branches, and the most one
-  // can tape is known: the plan takes that.
+  // TapeBound knows what an iteration tapes: exactly, or at the most when
+  // branches tape different amounts; the plan takes that.
   Var *measured = makeTemp(m, i->name + "_iteration_bytes", ScalarType::doubleType());
   Var *mark = makeTemp(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
-  if (bound.varies())
+  if (bound.known)
     iterationBytes = bound.most;
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
-  if (!plansInside && !bound.varies()) {
+  if (!plansInside && !bound.known) {
     std::vector<StmtRef> probe =
         probeIteration(checkpoints, state, stateBytes, measured, mark,
                        indexUsed ? std::vector<StmtRef>{decl(first, start)} : std::vector<StmtRef>{},

@@ -116,15 +116,16 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   auto tape = [&](const ExprRef &n) { return numbered(n, tapedIteration); };
   auto reverseOne = [&](const ExprRef &n) { return numbered(n, reversedIteration); };
 
-  // Iterations whose branches tape different amounts, at most a known
-  // number of bytes: the plan takes the most, and no probe runs.
+  // When TapeBound knows what an iteration tapes (exactly, or at the most
+  // when its branches tape different amounts), the plan takes that, and no
+  // probe runs.
   TapeBound bound = boundTape(tapedIteration);
   Sweeps out;
   out.fwd.push_back(comment(label + ": its trip count is known when it ends; at run time, tape "
                             "every iteration without a memory budget in force, else keep "
                             "snapshots of its state (" + stateNames + ") while it runs and "
                             "replay iterations in the reverse sweep" + describeBound(bound)));
-  if (bound.varies())
+  if (bound.known)
     iterationBytes = bound.most;
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   // A counted loop's index lives in a scope of its own around the probe
@@ -139,7 +140,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   // one: the condition, which calls nothing, is evaluated once more); not
   // when loops inside plan their own reversal (see sweepCheckpointedLoop).
   ExprRef runs = s->kind == StmtKind::DoWhile ? boolLit(true) : s->value;
-  if (!plansInside && !bound.varies())
+  if (!plansInside && !bound.known)
     out.fwd.push_back(indexScope(
       ifStmt(binary(BinaryOp::LAnd, roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
                     runs),
@@ -147,7 +148,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                                   tapedIteration)))));
   PlanCallOptions plan;
   plan.nestedPlans = plansInside;
-  plan.mostBytes = bound.varies();
+  plan.mostBytes = bound.known;
   plan.laterLoopsBytes = laterLoopsBytes;
   out.fwd.push_back(decl(
       snapshots, planReversal(true,

@@ -449,18 +449,25 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
   }
   bool levelCounts = candidate && options_.memoryBudget >= 0;
+  // Inside a loop that plans, a loop whose trip count is a constant, or
+  // the same at each iteration of the loop directly around it, tapes the
+  // same at each run (branches aside): the outer loop's probe measures it,
+  // and its plan keeps it within the budget. Planning it too would add
+  // code around the outer loop's body (MoE's: 3.2x the lines) and make the
+  // outer loop replay each iteration (its nested rule) for nothing.
+  bool leftAround = levelCounts && !countedOnline &&
+                    leftToLoopsAround(s, enclosingLoops_.empty() ? nullptr : enclosingLoops_.back());
+  if (leftAround) {
+    candidate = levelCounts = false;
+    why = knownTripCount(s) ? "its trip count is a constant: the loop around it plans for all of it"
+                            : "its trip count is the same at every iteration of the loop around "
+                              "it: the loops around it plan for all of it";
+  }
   if (levelCounts && plannedSites_.size() >= kPlannedLevels) {
     candidate = levelCounts = false;
-    why = "two loops around it plan their reversal already (the most in one nest, to bound the "
+    why = std::to_string(kPlannedLevels) +
+          " loops around it plan their reversal already (the most in one nest, to bound the "
           "generated code)";
-  }
-  // Inside a loop that plans, a loop whose trip count is a constant tapes
-  // the same at each run (branches aside): the outer loop's probe measures
-  // it, and its plan keeps it within the budget. Planning it too would only
-  // add code around the outer loop's body (MoE's: 3.2x the lines).
-  if (levelCounts && !plannedSites_.empty() && counted && !countedOnline && knownTripCount(s)) {
-    candidate = levelCounts = false;
-    why = "its trip count is a constant: the loop around it plans for all of it";
   }
   // innerPlans_: whether a loop swept so far plans its reversal at run
   // time; here, whether one in this loop's body does.
@@ -468,12 +475,16 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   innerPlans_ = false;
   Var *outerSite = plannedSites_.empty() ? nullptr : plannedSites_.back();
   enclosingLoops_.push_back(s);
-  if (levelCounts)
+  if (levelCounts) {
     plannedSites_.push_back(loopSite(s));
+    plannedLoops_.push_back(s);
+  }
   Sweeps inner = sweep(s->body);
   Sweeps step = sweep(s->step);
-  if (levelCounts)
+  if (levelCounts) {
     plannedSites_.pop_back();
+    plannedLoops_.pop_back();
+  }
   enclosingLoops_.pop_back();
   bool plansInside = innerPlans_;
   innerPlans_ = plannedAround || plansInside;
@@ -524,6 +535,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       loopChoices_[s.get()] = {"tape every iteration",
                                !tapes         ? "it puts nothing on the tape"
                                : !f_.isKernel ? "a helper's loop (its caller's loop is planned)"
+                               : leftAround   ? why
                                               : "cannot be checkpointed: " + why};
     return sweepCountedLoop(s, std::move(inner));
   }

@@ -9,6 +9,7 @@
 #include "planner/CostModel.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace cgp {
@@ -68,15 +69,19 @@ private:
     }
     case StmtKind::For: {
       TapeBound body = stmt(s->body);
-      if (s->tripBound < 0 || !body.known) {
+      TapeBound init = stmt(s->init), step = stmt(s->step), cond = calls(s->value);
+      b.known = body.known && init.known && step.known && cond.known;
+      // A loop whose trips tape nothing tapes what its init does, however
+      // many trips it makes (a dot product over a run-time length).
+      if (b.known && body.most + step.most + cond.most == 0)
+        return init;
+      if (s->tripBound < 0 || !b.known) {
         b.known = false;
         return b;
       }
       // The init once; the condition, the body and the step per trip (the
       // condition once more).
-      TapeBound init = stmt(s->init), step = stmt(s->step), cond = calls(s->value);
       double trips = static_cast<double>(s->tripBound);
-      b.known = init.known && step.known && cond.known;
       b.most = init.most + (trips + 1) * cond.most + trips * (body.most + step.most);
       b.least = init.least + cond.least +
                 (containsExit(s->body) ? 0 : trips * (body.least + step.least + cond.least));
@@ -131,16 +136,28 @@ private:
 
   /// `s` may end the path through the code around it (a `break` in a loop
   /// inside it counts too: the least is then smaller than it could be).
-  static bool containsExit(const StmtRef &s) {
-    bool found = false;
-    forEachStmt(s, [&](const StmtRef &n) {
-      found = found || n->kind == StmtKind::Break || n->kind == StmtKind::Continue ||
-              n->kind == StmtKind::Return;
-    });
+  /// Remembered per statement: blocks ask at every level of a nest.
+  bool containsExit(const StmtRef &s) {
+    if (!s)
+      return false;
+    auto known = exits_.find(s.get());
+    if (known != exits_.end())
+      return known->second;
+    bool found = s->kind == StmtKind::Break || s->kind == StmtKind::Continue ||
+                 s->kind == StmtKind::Return;
+    for (const StmtRef &c : s->stmts)
+      found = containsExit(c) || found;
+    for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
+      found = containsExit(*c) || found;
+    for (const SwitchCase &c : s->cases)
+      for (const StmtRef &b : c.body)
+        found = containsExit(b) || found;
+    exits_[s.get()] = found;
     return found;
   }
 
   std::set<const Function *> inProgress_;
+  std::map<const StmtNode *, bool> exits_;
 };
 
 } // namespace
@@ -148,9 +165,11 @@ private:
 TapeBound boundTape(const std::vector<StmtRef> &code) { return Bounder().block(code); }
 
 std::string describeBound(const TapeBound &bound) {
+  auto bytes = [](double b) { return std::to_string(static_cast<long long>(b)); };
+  if (bound.exact())
+    return "; an iteration tapes " + bytes(bound.most) + " bytes, so no probe measures it";
   if (!bound.varies())
     return "";
-  auto bytes = [](double b) { return std::to_string(static_cast<long long>(b)); };
   return "; an iteration tapes " + bytes(bound.least) + " to " + bytes(bound.most) +
          " bytes, by the branches it takes: the plan assumes " + bytes(bound.most) +
          ", and no probe measures iteration 0";

@@ -8,9 +8,13 @@
 // iteration's generated forward code and bounds its tape: pushes add their
 // bytes, an `if` takes its larger arm for the most and its smaller for the
 // least, a loop with a known trip count multiplies its body, and a call
-// counts what the helper's forward code tapes. Anything it cannot bound (a
-// loop whose trip count is known only at run time, a recursive helper)
-// makes the bound unknown, and the probe stays.
+// counts what the helper's forward code tapes; a loop whose trips tape
+// nothing tapes what its init does, whatever its trip count. Anything it
+// cannot bound (a `while` loop, a loop with a run-time trip count whose
+// trips tape, a recursive helper) makes the bound unknown. When the bound
+// is known, iterations tape it exactly (the same on every path) or at the
+// most (paths differ), and the plan takes it without a probe; when it is
+// unknown, a probe of iteration 0 measures it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_TRANSFORM_TAPEBOUND_H
@@ -29,13 +33,15 @@ struct TapeBound {
   double least = 0;  // bytes on the cheapest path (an early exit included)
   /// Paths tape different amounts: a probe of one iteration is no guide.
   bool varies() const { return known && most > least; }
+  /// Every path tapes `most` bytes: no probe needs to measure it.
+  bool exact() const { return known && most == least; }
 };
 
 /// Bounds the tape of `code`, generated forward code.
 TapeBound boundTape(const std::vector<StmtRef> &code);
 
-/// For the comment at a loop in generated code: what its iterations tape,
-/// when that varies, and what the plan assumes ("; ..."); else empty.
+/// For the comment at a loop in generated code: what its iterations tape
+/// when that is known, and what the plan assumes ("; ..."); else empty.
 std::string describeBound(const TapeBound &bound);
 
 } // namespace cgp

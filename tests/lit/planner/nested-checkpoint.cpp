@@ -1,19 +1,22 @@
-// Nested loops plan each level, two levels deep at the most. Under
-// --memory-budget the loop over a and the loop over b inside it may both
-// keep snapshots instead of their tapes, chosen at run time: b at each run
-// of a's body, against the bytes in use then, and only when a's plan left
-// room to the loops inside it (a_site.leavesRoom: under a budget, a keeps
-// snapshots and reverses one iteration at a time; without one, b tapes
-// without measuring or planning). a runs no probe: what one of its
-// iterations tapes depends on the runs of b it meets. Each run
-// of b puts its schedule aside (suspend) at the end of its forward phase
-// and takes it back (resume) in the reverse sweep, last run first. b's
-// state holds u, declared in a's body: written by b, read after it. The
-// loop over a tells the runtime that loops inside it plan too (the last
-// argument, true). The loop over c, a third level, is taped: every planned
-// level copies the code inside it three times (four for b, with its probe).
-// The loop over k, after b, has a constant trip count: it does not plan,
-// and b's plan counts its tape in what follows b.
+// Nested loops plan each level whose runs differ, three levels deep at the
+// most. Under --memory-budget the loops over a, b and c (each with a trip
+// count read from len[] by the index of the loop around it) may each keep
+// snapshots instead of their tapes, chosen at run time: b at each run of
+// a's body and c at each run of b's, against the bytes in use then, and
+// only when the plan of the loop around left room to the loops inside it
+// (a_site.leavesRoom, b_site.leavesRoom: under a budget, a and b keep
+// snapshots and reverse one iteration at a time; without one, b and c tape
+// without measuring or planning). a and b run no probe: what one of their
+// iterations tapes depends on the runs of the loops inside them; c probes.
+// Each run of b and c puts its schedule aside (suspend) at the end of its
+// forward phase and takes it back (resume) in the reverse sweep, last run
+// first. b's state holds u, declared in a's body: written by b, read after
+// it. a and b tell the runtime that loops inside them plan too (the last
+// argument, true). The loop over d, a fourth level, is taped: every planned
+// level copies the code inside it three or four times. The loop over e runs
+// A times at every iteration of c, and the loop over k, after b, 4 times:
+// neither plans (c's probe measures e, a plans for k), and b's plan counts
+// k's tape in what follows b.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=4KiB --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -22,13 +25,17 @@
 #include <cmath>
 
 CGP_GRAD(w)
-double nest(const double *w, int A, int B, int C) {
+double nest(const double *w, const int *len, int A) {
   double s = 0.0;
   for (int a = 0; a < A; ++a) {
     double u = w[a];
-    for (int b = 0; b < B; ++b) {
-      for (int c = 0; c < C; ++c)
-        u = std::sin(u) * w[c];
+    for (int b = 0; b < len[a]; ++b) {
+      for (int c = 0; c < len[b]; ++c) {
+        for (int d = 0; d < len[c]; ++d)
+          u = std::sin(u) * w[d];
+        for (int e = 0; e < A; ++e)
+          u = u * u * 0.5 + w[e];
+      }
       s += u;
     }
     for (int k = 0; k < 4; ++k)
@@ -37,30 +44,42 @@ double nest(const double *w, int A, int B, int C) {
   }
   return s;
 }
-// EXPLAIN: loop over a (line 27, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN: loop over a (line 30, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time; state: s
-// EXPLAIN-NEXT: loop over b (line 29, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN-NEXT: loop over b (line 32, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: s, u
-// EXPLAIN-NEXT: loop over c (line 30, {{.*}}): tape every iteration
-// EXPLAIN-NEXT: two loops around it plan their reversal already
+// EXPLAIN-NEXT: loop over c (line 33, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u
+// EXPLAIN-NEXT: loop over d (line 34, {{.*}}): tape every iteration
+// EXPLAIN-NEXT: 3 loops around it plan their reversal already
+// EXPLAIN-NEXT: loop over e (line 36, {{.*}}): tape every iteration
+// EXPLAIN-NEXT: its trip count is the same at every iteration of the loop around it: the loops around it plan for all of it
+// EXPLAIN-NEXT: loop over k (line 41, 4 iterations): tape every iteration
+// EXPLAIN-NEXT: its trip count is a constant: the loop around it plans for all of it
 
 // CHECK-LABEL: double nest_grad(
+// CHECK: cgp::rt::LoopCheckpoints c_checkpoints;
 // CHECK: cgp::rt::LoopCheckpoints b_checkpoints;
 // CHECK: cgp::rt::LoopCheckpoints a_checkpoints;
-// CHECK-NOT: c_checkpoints
-// No probe of a's first iteration. b measures and plans only when a's plan
-// leaves it room; else it tapes.
+// CHECK-NOT: {{[dek]}}_checkpoints
+// No probe of a's or b's first iteration; b and c measure and plan only
+// when the loop around them leaves them room; else they tape.
 // CHECK-NOT: a_checkpoints.beginProbe
 // CHECK: double a_iteration_bytes =
 // CHECK-NEXT: const int a_snapshots =
 // CHECK-NEXT: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true);
-// CHECK: if (a_site.leavesRoom && cgp::rt::memoryBudget(4096) >= 0 && b_steps > 1) {
-// CHECK: const int b_snapshots =
-// CHECK-NEXT: a_site.leavesRoom
-// What follows b in a's body: the loop over k, whose trip count is a
-// constant, tapes 4 old values of u (it does not plan, so it counts).
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 16, 32.0, 4096)
-// CHECK-NEXT: : 0;
+// CHECK-NOT: b_checkpoints.beginProbe
+// CHECK: const int b_snapshots = a_site.leavesRoom
+// What follows b in a's body: the loop over k tapes 4 old values of u.
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes,
+// CHECK-NEXT: 16, 32.0, 4096, true)
+// CHECK: if (b_site.leavesRoom && cgp::rt::memoryBudget(4096) >= 0 && c_steps > 1) {
+// CHECK-NEXT: c_checkpoints.beginProbe(8);
+// CHECK: const int c_snapshots =
+// CHECK-NEXT: b_site.leavesRoom
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(c_site, c_steps, c_iteration_bytes, 8, 0.0, 4096)
+// CHECK: c_checkpoints.hold();
+// CHECK-NEXT: c_checkpoints.suspend();
 // CHECK: b_checkpoints.hold();
 // CHECK-NEXT: b_checkpoints.suspend();
 // CHECK-NOT: a_checkpoints.beginProbe
@@ -68,8 +87,8 @@ double nest(const double *w, int A, int B, int C) {
 // CHECK-NOT: a_checkpoints.suspend();
 // CHECK: // reverse sweep: adjoints
 // CHECK: a_checkpoints.next();
-// b's body never reads b: no b_start to rebuild it from.
 // CHECK: b_checkpoints.resume();
-// CHECK-NEXT: for (;;) {
+// CHECK: c_checkpoints.resume();
+// CHECK: c_checkpoints.finish();
 // CHECK: b_checkpoints.finish();
 // CHECK: a_checkpoints.finish();

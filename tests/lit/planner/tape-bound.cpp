@@ -1,9 +1,13 @@
-// Iterations that tape different amounts by the branches they take: a
-// probe of iteration 0 (the cheap arm here) would plan segments several
-// times over the budget. The tool bounds what one iteration can tape (the
-// costlier arm: 16 old values of `a` and the arm's flag) and the plan
-// takes that, with no probe. A loop whose iterations all tape the same
-// keeps its probe. A while loop's bound also spares it the runtime's
+// Under a budget a checkpointed loop plans from what one iteration tapes.
+// When the tool can bound that from the generated forward code, no probe
+// measures iteration 0. Iterations that tape different amounts by the
+// branches they take: a probe of iteration 0 (the cheap arm here) would
+// plan segments several times over the budget; the tool bounds what one
+// iteration can tape (the costlier arm: 16 old values of `a` and the arm's
+// flag) and the plan takes that. Iterations that all tape the same, with
+// an inner loop of run-time length whose trips tape nothing: the plan takes
+// that size. An inner loop of run-time length whose trips tape: unknown, so
+// the probe stays. A while loop's bound also spares it the runtime's
 // allowance of twice the probe (the last argument of planOnlineReversal).
 //
 // RUN: rm -rf %t && mkdir -p %t
@@ -56,3 +60,37 @@ double until_small(const double *x, double eps) {
 // CHECK: // iterations in the reverse sweep; an iteration tapes 13 to 21 bytes, by the branches it takes:
 // CHECK-NOT: beginProbe
 // CHECK: cgp::rt::planOnlineReversal({{.*}}, false, true);
+
+CGP_GRAD(w)
+double dot_steps(const double *w, int n, int m) {
+  double h = 0.5;
+  for (int t = 0; t < n; ++t) {
+    double acc = 0.0;
+    for (int j = 0; j < m; ++j)
+      acc += w[j] * w[j];
+    h = std::tanh(h * acc);
+  }
+  return h;
+}
+// The old acc and h and the inner loop's trip count: 8 bytes each.
+// CHECK-LABEL: double dot_steps_grad(
+// CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
+// CHECK: an iteration tapes 24 bytes, so no probe measures it
+// CHECK: double t_iteration_bytes = 24.0;
+// CHECK-NOT: t_checkpoints.beginProbe
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes,
+
+CGP_GRAD(w)
+double rows_steps(const double *w, int n, int m) {
+  double h[8] = {};
+  for (int t = 0; t < n; ++t) {
+    for (int j = 0; j < m; ++j)
+      h[j] = std::sin(h[j] + w[j]);
+  }
+  return h[0] + h[7];
+}
+// CHECK-LABEL: double rows_steps_grad(
+// CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
+// CHECK-NOT: no probe measures
+// CHECK: t_checkpoints.beginProbe(
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes,
