@@ -28,6 +28,10 @@ ExprRef boolLit(bool value) { return intLit(value ? 1 : 0, ScalarType::boolType(
 
 ExprRef varRef(Var *var) {
   assert(var && var->isScalar());
+  return wholeVarRef(var);
+}
+
+ExprRef wholeVarRef(Var *var) {
   auto e = std::make_shared<ExprNode>(ExprKind::VarRef, var->elem);
   e->var = var;
   return e;

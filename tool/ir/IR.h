@@ -159,6 +159,8 @@ ExprRef floatLit(double value, ScalarType type, std::string spelling = "");
 ExprRef intLit(int64_t value, ScalarType type = ScalarType::intType());
 ExprRef boolLit(bool value);
 ExprRef varRef(Var *var);
+/// The whole of `var`, an array too (pushed, popped or kept at once): `h`.
+ExprRef wholeVarRef(Var *var);
 ExprRef index(Var *base, std::vector<ExprRef> indices);
 ExprRef unary(UnaryOp op, ExprRef a);
 ExprRef binary(BinaryOp op, ExprRef a, ExprRef b);

@@ -10,16 +10,6 @@
 #include <cctype>
 
 namespace cgp {
-namespace {
-
-/// The whole of `v` (an array too), for put/get.
-ExprRef whole(Var *v) {
-  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
-  e->var = v;
-  return e;
-}
-
-} // namespace
 
 Var *newRuntimeObject(Module &m, const std::string &name, const std::string &type) {
   return makeTemp(m, name, ScalarType{ScalarType::Void, type});
@@ -54,6 +44,12 @@ bool codeMentions(const std::vector<StmtRef> &code, const Var *v) {
   return found;
 }
 
+bool iterationsReadIndex(const StmtRef &loop, const std::vector<StmtRef> &forward,
+                         const std::vector<StmtRef> &reverse, const Var *index) {
+  return codeMentions(forward, index) || codeMentions(reverse, index) ||
+         codeMentions({loop->body}, index);
+}
+
 std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &number,
                                std::vector<StmtRef> stmts) {
   ScalarType i64 = ScalarType::int64Type();
@@ -66,13 +62,13 @@ std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &nu
 
 StmtRef putState(Var *checkpoints, Var *v) {
   // Scalars go in and out by value (their address is never taken).
-  return eval(method(checkpoints, "put", ScalarType::voidType(), {whole(v)}));
+  return eval(method(checkpoints, "put", ScalarType::voidType(), {wholeVarRef(v)}));
 }
 
 StmtRef getState(Var *checkpoints, Var *v) {
   if (v->isScalar())
     return assign(varRef(v), method(checkpoints, "getValue<" + v->elem.spelling + ">", v->elem));
-  return eval(method(checkpoints, "get", ScalarType::voidType(), {whole(v)}));
+  return eval(method(checkpoints, "get", ScalarType::voidType(), {wholeVarRef(v)}));
 }
 
 ExprRef budgetInForce(int64_t compiledBudget) {

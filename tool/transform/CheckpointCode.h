@@ -71,6 +71,12 @@ std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &
 /// True if a statement of `code` (or one nested in it) reads or writes `v`.
 bool codeMentions(const std::vector<StmtRef> &code, const Var *v);
 
+/// Whether the iterations of `loop` read its `index`: taped (`forward`),
+/// reversed (`reverse`) or replayed untaped (its body). If not, they need
+/// no index rebuilt, and the loop's start no place on the tape.
+bool iterationsReadIndex(const StmtRef &loop, const std::vector<StmtRef> &forward,
+                         const std::vector<StmtRef> &reverse, const Var *index);
+
 /// `stmts` preceded by `T i = first + number * by;` (`i` of type T) when
 /// they use the index `i`: an iteration of a counted loop, given its
 /// number, with its index rebuilt.

@@ -331,8 +331,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Var *first = makeTemp(m, i->name + "_start", it, true);
   // Iterations rebuild their index from `first`; a body that never reads
   // its index needs neither (nor a place on the tape).
-  bool indexUsed = codeMentions(inner.fwd, i) || codeMentions(inner.rev, i) ||
-                   codeMentions({s->body}, i);
+  bool indexUsed = iterationsReadIndex(s, inner.fwd, inner.rev, i);
   bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
   Var *action = newRuntimeObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
   action->isConst = true;

@@ -95,8 +95,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   Var *index = s->kind == StmtKind::For ? s->counted.index : nullptr;
   ExprRef start = index ? s->init->value : nullptr;
   Var *first = index ? makeTemp(m, index->name + "_start", index->elem, true) : nullptr;
-  // The reverse phase needs `first` only if an iteration reads its index.
-  bool indexUsed = index && (codeMentions(inner.fwd, index) || codeMentions(inner.rev, index));
+  // The reverse phase needs `first` only if an iteration reads its index
+  // (taped, reversed or replayed untaped).
+  bool indexUsed = index && iterationsReadIndex(s, inner.fwd, inner.rev, index);
   bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
   std::vector<StmtRef> primal;
   appendFlat(primal, s->body);

@@ -90,19 +90,12 @@ bool usesRedo(const std::vector<StmtRef> &stmts) {
   return found;
 }
 
-/// The whole of `v` as an expression (an array too): `h`.
-ExprRef whole(Var *v) {
-  auto e = std::make_shared<ExprNode>(ExprKind::VarRef, v->elem);
-  e->var = v;
-  return e;
-}
-
 /// `cgp_tape.push(h);` for a scalar or a whole array.
-StmtRef pushVar(Var *v) { return push(whole(v)); }
+StmtRef pushVar(Var *v) { return push(wholeVarRef(v)); }
 
 /// `cgp_tape.pop(h);` for a scalar or a whole array.
 StmtRef popVar(Var *v) {
-  return eval(opaque("cgp_tape.pop", ScalarType::voidType(), {whole(v)}));
+  return eval(opaque("cgp_tape.pop", ScalarType::voidType(), {wholeVarRef(v)}));
 }
 
 } // namespace
