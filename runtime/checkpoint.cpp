@@ -323,11 +323,11 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
                             std::int64_t segment) {
   finish();
-  schedule_.emplace(steps, snapshots, segment);
-  stateBytes_ = stateBytes;
-  offset_ = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
+  run_.schedule.emplace(steps, snapshots, segment);
+  run_.stateBytes = stateBytes;
+  run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
   active_ = true;
-  reversed_ = muted_ = held_ = false;
+  run_.reversed = muted_ = run_.held = false;
   Tape::current().notePeak();
 }
 
@@ -336,13 +336,13 @@ void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::in
   snapshots_ = std::max(snapshots, 1);
   onlineSlots_ = std::max(snapshots_ / 2, 1);
   segment_ = segment;
-  stateBytes_ = stateBytes;
-  offset_ = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
+  run_.stateBytes = stateBytes;
+  run_.offset = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
   stride_ = 1;
   taken_ = 0;
   nextDue_ = 0;
   active_ = true;
-  reversed_ = muted_ = held_ = false;
+  run_.reversed = muted_ = run_.held = false;
   Tape::current().notePeak();
 }
 
@@ -351,8 +351,8 @@ bool LoopCheckpoints::makeRoom(std::int64_t n) {
     // Keep the snapshots before iterations 0, 2d, 4d, ...: slot i gets
     // what slot 2i held.
     for (int i = 1; 2 * i < taken_; ++i)
-      std::memcpy(store().at(offset_ + slotOffset(i)), store().at(offset_ + slotOffset(2 * i)),
-                  stateBytes_);
+      std::memcpy(store().at(run_.offset + slotOffset(i)),
+                  store().at(run_.offset + slotOffset(2 * i)), run_.stateBytes);
     taken_ = (taken_ + 1) / 2;
     stride_ *= 2;
     nextDue_ = taken_ * stride_;
@@ -367,28 +367,19 @@ bool LoopCheckpoints::makeRoom(std::int64_t n) {
 
 void LoopCheckpoints::endOnline(std::int64_t trips) {
   nextDue_ = -1;
-  stretches_.emplace(trips, taken_, stride_, snapshots_, segment_);
+  run_.stretches.emplace(trips, taken_, stride_, snapshots_, segment_);
 }
 
 void LoopCheckpoints::suspend() {
   // muted_ is false here: the forward phase ends at the action that sets
-  // reversed_, before the next() that would mute the profile.
-  suspended_.push_back(Suspended{std::move(schedule_), std::move(stretches_), offset_,
-                                 stateBytes_, reversed_, held_, last_});
-  schedule_.reset();
-  stretches_.reset();
-  active_ = reversed_ = held_ = false;
+  // run_.reversed, before the next() that would mute the profile.
+  suspended_.push_back(std::move(run_));
+  run_ = Run();
+  active_ = false;
 }
 
 void LoopCheckpoints::resume() {
-  Suspended &run = suspended_.back();
-  schedule_ = std::move(run.schedule);
-  stretches_ = std::move(run.stretches);
-  offset_ = run.offset;
-  stateBytes_ = run.stateBytes;
-  reversed_ = run.reversed;
-  held_ = run.held;
-  last_ = run.last;
+  run_ = std::move(suspended_.back());
   suspended_.pop_back();
   active_ = true;
   muted_ = false;
@@ -398,14 +389,14 @@ void LoopCheckpoints::resume() {
 void LoopCheckpoints::beginProbe(std::size_t stateBytes) {
   finish();
   ++probing;
-  stateBytes_ = stateBytes;
-  offset_ = store().acquire(stateBytes);
+  run_.stateBytes = stateBytes;
+  run_.offset = store().acquire(stateBytes);
   detail::muteProfile(1); // the probe iteration runs again afterwards
 }
 
 void LoopCheckpoints::endProbe() {
   --probing;
-  store().release(offset_);
+  store().release(run_.offset);
   countRecomputedIterations(1);
   detail::muteProfile(-1);
 }
@@ -413,18 +404,18 @@ void LoopCheckpoints::endProbe() {
 void LoopCheckpoints::finish() {
   if (!active_)
     return;
-  if (schedule_ && schedule_->steps() > 0)
-    countRecomputedIterations(schedule_->replayed() - schedule_->forwardAdvance());
-  if (stretches_)
-    countRecomputedIterations(stretches_->replayed());
-  schedule_.reset();
-  stretches_.reset();
+  if (run_.schedule && run_.schedule->steps() > 0)
+    countRecomputedIterations(run_.schedule->replayed() - run_.schedule->forwardAdvance());
+  if (run_.stretches)
+    countRecomputedIterations(run_.stretches->replayed());
+  run_.schedule.reset();
+  run_.stretches.reset();
   nextDue_ = -1;
-  store().release(offset_);
+  store().release(run_.offset);
   active_ = false;
   if (muted_)
     detail::muteProfile(-1);
-  reversed_ = muted_ = held_ = false;
+  run_.reversed = muted_ = run_.held = false;
 }
 
 } // namespace rt

@@ -127,24 +127,24 @@ public:
   ScheduleAction next() {
     // Past the first Reverse action (which ends the forward sweep, its last
     // segment taped), iterations run again: a profile does not count them.
-    if (CGP_RT_UNLIKELY(reversed_ && !muted_)) {
+    if (CGP_RT_UNLIKELY(run_.reversed && !muted_)) {
       muted_ = true;
       detail::muteProfile(1);
     }
-    if (CGP_RT_UNLIKELY(held_)) {
-      held_ = false;
-      return last_;
+    if (CGP_RT_UNLIKELY(run_.held)) {
+      run_.held = false;
+      return run_.last;
     }
-    last_ = schedule_ ? schedule_->next() : stretches_->next();
-    if (last_.isReverse()) {
-      reversed_ = true;
+    run_.last = run_.schedule ? run_.schedule->next() : run_.stretches->next();
+    if (run_.last.isReverse()) {
+      run_.reversed = true;
       Tape::current().notePeak(); // a taped segment is the tape's high point
     }
-    return last_;
+    return run_.last;
   }
   /// The forward sweep stopped at a Reverse action (or Done): the reverse
   /// sweep's first next() gives it again.
-  void hold() { held_ = true; }
+  void hold() { run_.held = true; }
   /// A loop nested in another loop runs many times before the first of
   /// those runs is reversed: after hold(), suspend() puts this run (its
   /// schedule, and its snapshots, which stay in the store) aside, and the
@@ -152,7 +152,9 @@ public:
   /// reversed last first, so the store stays last-in first-out.
   void suspend();
   void resume();
-  std::int64_t steps() const { return schedule_ ? schedule_->steps() : stretches_->steps(); }
+  std::int64_t steps() const {
+    return run_.schedule ? run_.schedule->steps() : run_.stretches->steps();
+  }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
 
@@ -161,7 +163,7 @@ public:
   void beginProbe(std::size_t stateBytes);
   void endProbe();
 
-  void beginSave(int slot) { cursor_ = store().at(offset_ + slotOffset(slot)); }
+  void beginSave(int slot) { cursor_ = store().at(run_.offset + slotOffset(slot)); }
   /// Saves a scalar (by value: its address is never taken) or an array.
   template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
   void put(T value) {
@@ -178,7 +180,7 @@ public:
     cursor_ += sizeof(T);
     return value;
   }
-  void beginLoad(int slot) { cursor_ = store().at(offset_ + slotOffset(slot)); }
+  void beginLoad(int slot) { cursor_ = store().at(run_.offset + slotOffset(slot)); }
   template <class T> void get(T &value) {
     std::memcpy(&value, cursor_, sizeof(T));
     cursor_ += sizeof(T);
@@ -186,32 +188,33 @@ public:
 
 private:
   static CheckpointStore &store() { return CheckpointStore::current(); }
-  std::size_t slotOffset(int slot) const { return static_cast<std::size_t>(slot) * stateBytes_; }
+  std::size_t slotOffset(int slot) const {
+    return static_cast<std::size_t>(slot) * run_.stateBytes;
+  }
 
   bool makeRoom(std::int64_t n);
 
-  /// A run put aside by suspend().
-  struct Suspended {
+  /// One run of the loop: its schedule, where its snapshots are, and
+  /// where its schedule stands. suspend() puts it aside, resume() takes it
+  /// back.
+  struct Run {
     std::optional<BinomialSchedule> schedule;
     std::optional<StretchSchedule> stretches;
-    std::size_t offset, stateBytes;
-    bool reversed, held;
+    std::size_t offset = 0, stateBytes = 0; // its snapshots in the store
+    bool reversed = false;                  // a Reverse action came (see next())
+    bool held = false;                      // next() gives `last` again (see hold())
     ScheduleAction last;
   };
-  std::vector<Suspended> suspended_;
+  Run run_;
+  std::vector<Run> suspended_;
 
-  std::optional<BinomialSchedule> schedule_;
-  std::optional<StretchSchedule> stretches_;
   // While an online loop runs: the next iteration to snapshot, the stride,
   // snapshots taken (slots 0..taken_-1) and how many it may take.
   std::int64_t nextDue_ = -1, stride_ = 1, segment_ = 1;
   int taken_ = 0, onlineSlots_ = 0, snapshots_ = 0;
-  std::size_t offset_ = 0, stateBytes_ = 0;
   unsigned char *cursor_ = nullptr;
   bool active_ = false;
-  bool reversed_ = false, muted_ = false; // see next()
-  ScheduleAction last_;
-  bool held_ = false;
+  bool muted_ = false; // see next()
 };
 
 } // namespace rt

@@ -134,7 +134,7 @@ static StmtRef loopAround(const StmtRef &from, const StmtNode *to) {
 }
 
 bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around) const {
-  if (plannedLoops_.empty() || !around || s->kind != StmtKind::For || !s->counted.index)
+  if (plannedSites_.empty() || !around || s->kind != StmtKind::For || !s->counted.index)
     return false;
   if (knownTripCount(s))
     return true;

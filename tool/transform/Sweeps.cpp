@@ -475,16 +475,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   innerPlans_ = false;
   Var *outerSite = plannedSites_.empty() ? nullptr : plannedSites_.back();
   enclosingLoops_.push_back(s);
-  if (levelCounts) {
+  if (levelCounts)
     plannedSites_.push_back(loopSite(s));
-    plannedLoops_.push_back(s);
-  }
   Sweeps inner = sweep(s->body);
   Sweeps step = sweep(s->step);
-  if (levelCounts) {
+  if (levelCounts)
     plannedSites_.pop_back();
-    plannedLoops_.pop_back();
-  }
   enclosingLoops_.pop_back();
   bool plansInside = innerPlans_;
   innerPlans_ = plannedAround || plansInside;

@@ -135,8 +135,7 @@ private:
   /// How many loops are around the statement being swept.
   int loopDepth() const { return static_cast<int>(enclosingLoops_.size()); }
   bool innerPlans_ = false; // a loop swept so far (in the current loop) plans its reversal
-  std::vector<Var *> plannedSites_;    // sites of the loops around that may plan theirs
-  std::vector<StmtRef> plannedLoops_;  // those loops
+  std::vector<Var *> plannedSites_; // sites of the loops around that may plan theirs
   /// Under a budget, whether the loop `s`, inside a loop that plans and
   /// directly inside the loop `around`, leaves its reversal to the loops
   /// around it: its trip count is a constant, or the same at every
