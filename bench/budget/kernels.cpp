@@ -125,13 +125,7 @@ void measure(const std::string &scenario, long long budget, const std::function<
   cgp::rt::resetStats();
   grad();
   cgp::rt::Stats s = cgp::rt::stats();
-  std::uint64_t hash = 1469598103934665603ull;
-  for (auto *v : outs)
-    for (double d : *v) {
-      std::uint64_t u;
-      std::memcpy(&u, &d, 8);
-      hash = (hash ^ u) * 1099511628211ull;
-    }
+  std::uint64_t hash = gradient_hash(outs);
   double seconds = median_seconds(
       [&] {
         for (auto *v : outs)

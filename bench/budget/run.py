@@ -13,10 +13,12 @@ Each program times N runs (7) per measurement; it runs K times (3), the two
 builds interleaved, and the table shows the medians. With --write-docs it
 rewrites the budget section of docs/benchmarks.md.
 """
-import argparse, datetime, json, os, platform, statistics, subprocess, sys
+import argparse, json, os, statistics, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.dirname(here))
+import machine  # noqa: E402  (bench/machine.py)
 
 
 def sh(cmd, env=None):
@@ -89,19 +91,9 @@ def main():
     text = "\n\n".join(sections)
     print(text)
     if args.write_docs:
-        cpu = "unknown"
-        try:
-            for line in open("/proc/cpuinfo"):
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-        except OSError:
-            pass
-        compiler = sh([cxx, "--version"]).splitlines()[0]
         section = (
             "## Budgets: kernels whose iterations tape unevenly\n\n"
-            f"Machine: {platform.machine()}, {cpu}, {os.cpu_count()} cores (shared; report ratios). "
-            f"Compiler: {compiler}, `-O2`. Date: {datetime.date.today()}. "
+            + machine.describe(cxx) + " "
             f"Command: `python3 bench/budget/run.py --write-docs` (medians of {args.runs} runs "
             f"in each of {args.processes} processes per build, interleaved).\n\n"
             "Kernels in `bench/budget/kernels.cpp`: a batch of RNN sequences of different "
@@ -110,7 +102,11 @@ def main():
             "and an encoder loop followed by a decoder loop. Each budget is set with "
             "`CGP_MEMORY_BUDGET` in the same process; *peak* is one call's peak tape and "
             "snapshot bytes (`peak_tape_bytes`), *within* says whether it stayed at or under "
-            "the budget, *same bits* compares the gradient with store-all's.\n\n"
+            "the budget, *same bits* compares the gradient with store-all's. *none*: no "
+            "`CGP_MEMORY_BUDGET`, so the budget compiled in (1 GiB) applies and everything "
+            "fits; what time is left over store-all's is the plans' bookkeeping and, in the "
+            "nested kernels, the outer loops' iterations, each run twice (untaped, then taped: "
+            "see docs/cgp-model.md, *Nested loops*).\n\n"
             + text + "\n")
         path = os.path.join(root, "docs", "benchmarks.md")
         doc = open(path).read()

@@ -35,13 +35,8 @@ inline double median_seconds(const std::function<double()> &fn, int runs) {
   return t[t.size() / 2];
 }
 
-inline int report(const char *name, const std::function<double()> &primal,
-                  const std::function<double()> &grad, std::vector<std::vector<double> *> outs) {
-  const int runs = std::getenv("BENCH_RUNS") ? std::atoi(std::getenv("BENCH_RUNS")) : 7;
-  grad(); // warm the tape
-  cgp::rt::resetStats();
-  double value = grad();
-  cgp::rt::Stats s = cgp::rt::stats();
+/// A hash (FNV-1a) of the exact bits of the gradient buffers.
+inline std::uint64_t gradient_hash(const std::vector<std::vector<double> *> &outs) {
   std::uint64_t hash = 1469598103934665603ull;
   for (auto *v : outs)
     for (double d : *v) {
@@ -49,6 +44,17 @@ inline int report(const char *name, const std::function<double()> &primal,
       std::memcpy(&u, &d, 8);
       hash = (hash ^ u) * 1099511628211ull;
     }
+  return hash;
+}
+
+inline int report(const char *name, const std::function<double()> &primal,
+                  const std::function<double()> &grad, std::vector<std::vector<double> *> outs) {
+  const int runs = std::getenv("BENCH_RUNS") ? std::atoi(std::getenv("BENCH_RUNS")) : 7;
+  grad(); // warm the tape
+  cgp::rt::resetStats();
+  double value = grad();
+  cgp::rt::Stats s = cgp::rt::stats();
+  std::uint64_t hash = gradient_hash(outs);
   double tp = median_seconds(primal, runs);
   double tg = median_seconds(grad, runs);
   std::printf("{\"kernel\": \"%s\", \"value\": %.17g, \"primal_s\": %.6g, \"grad_s\": %.6g, "

@@ -12,10 +12,12 @@ section of docs/benchmarks.md. Each program times N runs (7) and reports
 medians; it runs K times (5), the plans interleaved, and the table shows the
 medians over those processes.
 """
-import argparse, datetime, json, os, platform, statistics, subprocess, sys
+import argparse, json, os, statistics, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.dirname(here))
+import machine  # noqa: E402  (bench/machine.py)
 
 
 def sh(cmd, env=None):
@@ -89,19 +91,9 @@ def main():
     table = "\n".join(lines)
     print(table)
     if args.write_docs:
-        cpu = "unknown"
-        try:
-            for line in open("/proc/cpuinfo"):
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-        except OSError:
-            pass
-        compiler = sh([cxx, "--version"]).splitlines()[0]
         section = (
             "## Planner: store-all, the default plan, and a budget of one eighth\n\n"
-            f"Machine: {platform.machine()}, {cpu}, {os.cpu_count()} cores (shared; report ratios). "
-            f"Compiler: {compiler}, `-O2`. Date: {datetime.date.today()}. "
+            + machine.describe(cxx) + " "
             f"Command: `python3 bench/planner/run.py --write-docs` (medians of {args.runs} runs in each of {args.processes} processes per plan, interleaved).\n\n"
             "LSTM: hidden 128, input 32, 1000 steps (`bench/planner/lstm.cpp`). RK4: a forced "
             "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). The budget runs set "
