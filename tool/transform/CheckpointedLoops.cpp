@@ -39,7 +39,6 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
-#include <functional>
 #include <set>
 
 namespace cgp {
@@ -98,39 +97,23 @@ static void collectWrites(const StmtRef &n, Summaries &sums, std::set<const Var 
     });
 }
 
-/// The innermost loop around the statement `to` inside `from` (`from`
-/// excluded), or null if none is.
-static StmtRef loopAround(const StmtRef &from, const StmtNode *to) {
-  StmtRef found;
-  std::vector<StmtRef> loops;
-  std::function<bool(const StmtRef &)> visit = [&](const StmtRef &n) {
-    if (!n)
-      return false;
-    if (n.get() == to) {
-      found = loops.empty() ? nullptr : loops.back();
-      return true;
-    }
-    bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
-                n->kind == StmtKind::DoWhile;
-    if (loop)
-      loops.push_back(n);
-    bool inside = visit(n->init) || visit(n->body) || visit(n->elseBody) || visit(n->step);
-    for (size_t i = 0; !inside && i < n->stmts.size(); ++i)
-      inside = visit(n->stmts[i]);
-    for (size_t c = 0; !inside && c < n->cases.size(); ++c)
-      for (size_t i = 0; !inside && i < n->cases[c].body.size(); ++i)
-        inside = visit(n->cases[c].body[i]);
-    if (loop)
-      loops.pop_back();
-    return inside;
-  };
-  for (const StmtRef *child : {&from->init, &from->body, &from->elseBody, &from->step})
-    if (visit(*child))
-      return found;
-  for (const StmtRef &c : from->stmts)
-    if (visit(c))
-      return found;
-  return found;
+/// Calls `fn(loop, around)` on every loop inside `s` (`s` too), with the
+/// innermost loop around it (`around` for those not inside another).
+template <class Fn> static void forEachLoop(const StmtRef &s, const StmtRef &around, Fn &&fn) {
+  if (!s)
+    return;
+  bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While ||
+              s->kind == StmtKind::DoWhile;
+  if (loop)
+    fn(s, around);
+  const StmtRef &inner = loop ? s : around;
+  for (const StmtRef &c : s->stmts)
+    forEachLoop(c, inner, fn);
+  for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
+    forEachLoop(*c, inner, fn);
+  for (const SwitchCase &c : s->cases)
+    for (const StmtRef &b : c.body)
+      forEachLoop(b, inner, fn);
 }
 
 bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around) const {
@@ -272,21 +255,18 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
     region = enclosingLoops_.back()->body;
     perScope = std::max(freq.of(region.get()), 1.0);
   }
-  forEachStmt(region, [&](const StmtRef &n) {
-    std::vector<Var *> unused;
-    std::string why;
-    bool counted = n->kind == StmtKind::For && n->counted.index;
-    bool loop = n->kind == StmtKind::For || n->kind == StmtKind::While ||
-                n->kind == StmtKind::DoWhile;
-    StmtRef around = loopAround(region, n.get());
-    if (!around && !enclosingLoops_.empty())
-      around = enclosingLoops_.back();
-    bool planned = plannedSites_.size() < kPlannedLevels && !leftToLoopsAround(n, around);
-    if (n.get() != s.get() && loop && planned &&
-        (counted ? canCheckpoint(n, unused, why)
-                 : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
-      forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
-  });
+  forEachLoop(region, enclosingLoops_.empty() ? nullptr : enclosingLoops_.back(),
+              [&](const StmtRef &n, const StmtRef &around) {
+                std::vector<Var *> unused;
+                std::string why;
+                bool counted = n->kind == StmtKind::For && n->counted.index;
+                bool planned =
+                    plannedSites_.size() < kPlannedLevels && !leftToLoopsAround(n, around);
+                if (n.get() != s.get() && planned &&
+                    (counted ? canCheckpoint(n, unused, why)
+                             : isEmpty(n->init) && canCheckpointOnline(n, unused, why)))
+                  forEachStmt(n->body, [&](const StmtRef &x) { adapts.insert(x.get()); });
+              });
   std::set<const StmtNode *> inLoop;
   forEachStmt(s, [&](const StmtRef &n) { inLoop.insert(n.get()); });
   bool after = false;
