@@ -139,32 +139,51 @@ double roomLeft(std::int64_t budget, double inUse, double after, double laterLoo
 
 /// Iterations the reverse sweep runs untaped, beyond the forward sweep's
 /// own: the binomial count on segments, k iterations per replayed segment
-/// (the last segment may be shorter: an upper bound there).
+/// (the first segment may be shorter: an upper bound there).
 std::int64_t extraReplays(std::int64_t steps, int snapshots, std::int64_t segment) {
   std::int64_t units = (steps + segment - 1) / segment;
   return (optimalReplays(units, snapshots) - (units - 1)) * segment;
 }
 
-/// The segment length (and its snapshots) that replays the fewest
-/// iterations within `room` bytes: every length up to 64, then lengths
-/// growing by an eighth, while a segment's tape leaves room for a snapshot.
-/// Ties go to the longer segment: fewer snapshots to store and restore, and
-/// fewer actions, each an out-of-line call.
+/// Iterations the reverse sweep runs, untaped or taped, for segments of
+/// `segment`: the replays, and every iteration but the last segment's
+/// (which the forward sweep tapes) once more, taped.
+std::int64_t reverseRuns(std::int64_t steps, int snapshots, std::int64_t segment) {
+  return extraReplays(steps, snapshots, segment) + steps - std::min(segment, steps);
+}
+
+/// The segment length (and its snapshots) that runs the fewest iterations
+/// again within `room` bytes: every length up to 64, then lengths growing
+/// by an eighth, while a segment's tape leaves room for a snapshot. Ties go
+/// to the longer segment: fewer snapshots to store and restore, and fewer
+/// actions, each an out-of-line call.
 void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
                  std::int64_t &segment, int &snapshots) {
-  std::int64_t best = extraReplays(steps, snapshots, segment);
-  for (std::int64_t k = 2; k <= steps; k = k < 64 ? k + 1 : k + k / 8) {
+  std::int64_t best = reverseRuns(steps, snapshots, segment);
+  auto consider = [&](std::int64_t k) {
     double fit = snapshotsThatFit(room - static_cast<double>(k) * iterationBytes, stateBytes,
                                   (steps + k - 1) / k);
     if (fit < 1)
-      break;
-    std::int64_t replays = extraReplays(steps, static_cast<int>(fit), k);
-    if (replays <= best) {
-      best = replays;
+      return false;
+    std::int64_t runs = reverseRuns(steps, static_cast<int>(fit), k);
+    if (runs <= best) {
+      best = runs;
       segment = k;
       snapshots = static_cast<int>(fit);
     }
-  }
+    return true;
+  };
+  std::int64_t k = 2;
+  while (k <= steps && consider(k))
+    k = k < 64 ? k + 1 : k + k / 8;
+  // The longest segment beside one snapshot, which the steps above may
+  // have skipped: it leaves the fewest iterations to run again when the
+  // budget holds most of the loop.
+  double longest = iterationBytes > 0
+                       ? std::floor((room - static_cast<double>(stateBytes)) / iterationBytes)
+                       : static_cast<double>(steps);
+  if (longest > 1 && longest < static_cast<double>(steps))
+    consider(static_cast<std::int64_t>(longest));
 }
 
 /// `bytes`, rounded, and the word: "96 bytes".

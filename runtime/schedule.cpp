@@ -101,17 +101,17 @@ ScheduleAction BinomialSchedule::next() {
   switch (a.kind) {
   case ScheduleAction::Store:
   case ScheduleAction::Restore:
-    a.step *= segment_;
+    a.step = unitStart(a.step);
     return a;
   case ScheduleAction::Advance:
-    a.step *= segment_;
-    a.to = std::min(a.to * segment_, steps_);
+    a.step = unitStart(a.step);
+    a.to = unitStart(a.to);
     replayed_ += a.to - a.step;
     return a;
   case ScheduleAction::Reverse:
     // Tape the segment, then reverse it.
-    a.step *= segment_;
-    a.to = std::min(a.step + segment_, steps_);
+    a.to = unitStart(a.step + 1);
+    a.step = unitStart(a.step);
     pendingReverse_ = a;
     reversePending_ = true;
     a.kind = ScheduleAction::Tape;

@@ -4,8 +4,8 @@
 Builds bench/planner/{lstm,rk4}.cpp with the installed cgp-ad (prefix P,
 default build/bench-prefix, installed from build/ if missing) under
 --strategy=store-all and under the default plan, runs store-all, the default
-plan, and the default plan with CGP_MEMORY_BUDGET set to one eighth of
-store-all's peak tape, and prints a table: gradient time, gradient/primal,
+plan, and the default plan with CGP_MEMORY_BUDGET set to one half and to
+one eighth of store-all's peak tape, and prints a table: gradient time, gradient/primal,
 peak tape bytes, replayed iterations, relative to store-all, and whether the
 gradients have the same bits. With --write-docs it also rewrites the planner
 section of docs/benchmarks.md. Each program times N runs (7) and reports
@@ -65,19 +65,24 @@ def main():
         # The machine's speed changes from one process to the next (by up to
         # 1.5x on a shared host): run each plan's program --processes times,
         # the three interleaved, and keep the medians of each figure.
-        runs = {"store-all": [], "cgp": [], "budget": []}
-        eighth = None
+        # Budgets of a half (most of the loop fits: the forward sweep tapes
+        # its last segment, the rest runs again) and of an eighth.
+        fractions = (2, 8)
+        runs = {"store-all": [], "cgp": [], **{f: [] for f in fractions}}
+        budgets = {}
         for _ in range(args.processes):
             runs["store-all"].append(json.loads(sh([binaries["store-all"]], env)))
-            if eighth is None:
-                eighth = runs["store-all"][0]["peak_tape_bytes"] // 8
+            if not budgets:
+                budgets = {f: runs["store-all"][0]["peak_tape_bytes"] // f for f in fractions}
             runs["cgp"].append(json.loads(sh([binaries["cgp"]], env)))
-            benv = dict(env, CGP_MEMORY_BUDGET=str(eighth))
-            runs["budget"].append(json.loads(sh([binaries["budget"]], benv)))
-        base, default, budget = (medians(runs[k]) for k in ("store-all", "cgp", "budget"))
-        for label, r in (("store-all", base), ("default plan (cgp)", default),
-                         (f"cgp, budget {eighth} B (1/8)", budget)):
-            rows.append((kernel, label, r, base))
+            for f in fractions:
+                benv = dict(env, CGP_MEMORY_BUDGET=str(budgets[f]))
+                runs[f].append(json.loads(sh([binaries["budget"]], benv)))
+        base = medians(runs["store-all"])
+        rows.append((kernel, "store-all", base, base))
+        rows.append((kernel, "default plan (cgp)", medians(runs["cgp"]), base))
+        for f in fractions:
+            rows.append((kernel, f"cgp, budget {budgets[f]} B (1/{f})", medians(runs[f]), base))
     lines = ["| kernel | plan | gradient (ms) | gradient / primal | time vs store-all | "
              "peak tape (bytes) | tape vs store-all | replayed iterations | same bits |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -92,12 +97,12 @@ def main():
     print(table)
     if args.write_docs:
         section = (
-            "## Planner: store-all, the default plan, and a budget of one eighth\n\n"
+            "## Planner: store-all, the default plan, and budgets of a half and an eighth\n\n"
             + machine.describe(cxx) + " "
             f"Command: `python3 bench/planner/run.py --write-docs` (medians of {args.runs} runs in each of {args.processes} processes per plan, interleaved).\n\n"
             "LSTM: hidden 128, input 32, 1000 steps (`bench/planner/lstm.cpp`). RK4: a forced "
             "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). The budget runs set "
-            "`CGP_MEMORY_BUDGET` to one eighth of store-all's peak tape. Each program times its "
+            "`CGP_MEMORY_BUDGET` to one half and to one eighth of store-all's peak tape. Each program times its "
             "own primal too; *time vs store-all* divides gradient/primal ratios, so that it "
             "compares times taken under the same load.\n\n" + table + "\n")
         path = os.path.join(root, "docs", "benchmarks.md")

@@ -20,7 +20,11 @@
 // segment is reversed by running its k iterations taped (a Tape action) and
 // then reversing them, last first (a Reverse action). The replay count is
 // then that of ceil(T / k) steps, k iterations each; a budget that holds a
-// snapshot per segment replays nothing at all.
+// snapshot per segment replays nothing at all. Segments are counted from
+// the loop's end: when k does not divide T the first one is the short one,
+// so that the last, which the forward sweep tapes and the reverse sweep
+// never runs again, is a whole k (with T = 1000 and k = 833, 167 iterations
+// run again instead of 833).
 #ifndef CGP_SCHEDULE_H
 #define CGP_SCHEDULE_H
 
@@ -87,9 +91,13 @@ private:
   std::int64_t split(std::int64_t from, std::int64_t end, int free) const;
   /// The next action on segments (Reverse meaning: tape and reverse one).
   ScheduleAction nextOnSegments();
-  std::int64_t lastSegment() const {
-    return steps_ == 0 ? 0 : steps_ - (units_ - 1) * segment_;
+  /// The first iteration of segment `unit` (steps_ for units_): segments
+  /// end at steps_, steps_ - k, ..., and the first takes what is left.
+  std::int64_t unitStart(std::int64_t unit) const {
+    std::int64_t start = steps_ - (units_ - unit) * segment_;
+    return start < 0 ? 0 : start;
   }
+  std::int64_t lastSegment() const { return steps_ - unitStart(units_ - 1); }
 
   std::int64_t steps_;
   int snapshots_;

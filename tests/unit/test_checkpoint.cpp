@@ -86,6 +86,16 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   // bytes: segments of 4, 3 of them, 3 snapshots.
   CHECK(planLoopReversal(site, 10, 1000, 1, 0, 5000) == 3);
   CHECK(site.segment == 4);
+  // A budget that holds most of the loop: the forward sweep tapes one long
+  // last segment, and the reverse sweep runs the iterations before it again.
+  // 1000 iterations of 6144 bytes (the LSTM benchmark's) in half of
+  // 10240000 bytes, state 2048: segments of 832 (the longest beside a
+  // snapshot), two of them, so 168 iterations run twice. With the segments
+  // counted from the loop's start, the same plan ran 832 twice, and the
+  // lengths tried stopped at 826.
+  CHECK(planLoopReversal(site, 1000, 6144, 2048, 0, 5120000) == 2);
+  CHECK(site.segment == 832);
+  CHECK(2 * 2048 + 832 * 6144 + 16 <= 5120000);
   // CGP_MEMORY_BUDGET overrides the compiled budget.
   setenv("CGP_MEMORY_BUDGET", "1MiB", 1);
   CHECK(memoryBudget(20000) == 1048576);

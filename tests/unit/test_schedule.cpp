@@ -151,3 +151,25 @@ TEST_CASE("long loops replay few iterations per iteration", "[schedule]") {
   CHECK(schedule.replayed() == 6 * 100000 - cgp::rt::binomialCapped(26, 21, INT64_MAX));
   CHECK(schedule.peakSnapshots() <= 20);
 }
+
+TEST_CASE("segments count from the loop's end, so the forward sweep tapes a whole one",
+          "[schedule]") {
+  // 1000 iterations in segments of 833 with one slot: the short segment is
+  // the first, [0, 167); the forward sweep tapes [167, 1000), which the
+  // reverse sweep never runs again, and only 167 iterations run twice.
+  BinomialSchedule schedule(1000, 1, 833);
+  std::vector<std::vector<std::int64_t>> actions;
+  for (ScheduleAction a = schedule.next(); a.kind != ScheduleAction::Done; a = schedule.next())
+    actions.push_back({a.kind, a.step, a.kind == ScheduleAction::Store ||
+                                               a.kind == ScheduleAction::Restore
+                                           ? a.slot
+                                           : a.to});
+  std::vector<std::vector<std::int64_t>> expected = {
+      {ScheduleAction::Store, 0, 0},      {ScheduleAction::Advance, 0, 167},
+      {ScheduleAction::Tape, 167, 1000},  {ScheduleAction::Reverse, 167, 1000},
+      {ScheduleAction::Restore, 0, 0},    {ScheduleAction::Tape, 0, 167},
+      {ScheduleAction::Reverse, 0, 167}};
+  CHECK(actions == expected);
+  CHECK(schedule.forwardAdvance() == 167);
+  CHECK(schedule.replayed() == 167); // the forward sweep's own advance
+}

@@ -124,8 +124,12 @@ bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around) co
   if (!s->init || s->init->kind != StmtKind::Decl || !s->init->value ||
       s->value->kind != ExprKind::Binary)
     return false;
-  std::set<const Var *> written, unused;
-  forEachStmt(around, [&](const StmtRef &n) { collectWrites(n, sums_, written, unused); });
+  auto [at, fresh] = writtenByLoop_.try_emplace(around.get());
+  std::set<const Var *> &written = at->second;
+  if (fresh) {
+    std::set<const Var *> unused;
+    forEachStmt(around, [&](const StmtRef &n) { collectWrites(n, sums_, written, unused); });
+  }
   std::vector<Var *> reads;
   collectVars(s->init->value, reads);
   collectVars(s->value->operands[1], reads);

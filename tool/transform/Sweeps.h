@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -151,6 +152,8 @@ private:
   static constexpr std::size_t kPlannedLevels = 3;
   std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
+  /// loop -> what it writes (leftToLoopsAround asks once per loop inside).
+  mutable std::map<const StmtNode *, std::set<const Var *>> writtenByLoop_;
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   VarSet logged_;
