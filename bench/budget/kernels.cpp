@@ -113,9 +113,14 @@ double encode_decode(const double *w, int T1, int T2) {
 
 namespace {
 
-/// One line of JSON for `grad` under CGP_MEMORY_BUDGET=budget (none if < 0).
-void measure(const std::string &scenario, long long budget, const std::function<double()> &grad,
-             std::vector<std::vector<double> *> outs, int runs) {
+/// One line of JSON for `grad` under CGP_MEMORY_BUDGET=budget (none if < 0),
+/// with the time of `primal` (the same kernel, the same code in every build)
+/// measured alongside: run.py compares gradient/primal ratios, so that the
+/// machine's speed, which drifts from one process to the next by up to 1.5x
+/// here, cancels out.
+void measure(const std::string &scenario, long long budget, const std::function<double()> &primal,
+             const std::function<double()> &grad, std::vector<std::vector<double> *> outs,
+             int runs) {
   if (budget >= 0)
     setenv("CGP_MEMORY_BUDGET", std::to_string(budget).c_str(), 1);
   else
@@ -126,6 +131,7 @@ void measure(const std::string &scenario, long long budget, const std::function<
   grad();
   cgp::rt::Stats s = cgp::rt::stats();
   std::uint64_t hash = gradient_hash(outs);
+  double primalSeconds = median_seconds(primal, runs);
   double seconds = median_seconds(
       [&] {
         for (auto *v : outs)
@@ -133,9 +139,10 @@ void measure(const std::string &scenario, long long budget, const std::function<
         return grad();
       },
       runs);
-  std::printf("{\"scenario\": \"%s\", \"budget\": %lld, \"grad_s\": %.6g, \"peak_tape_bytes\": "
-              "%llu, \"recomputed_iterations\": %llu, \"gradient_hash\": \"%016llx\"}\n",
-              scenario.c_str(), budget, seconds,
+  std::printf("{\"scenario\": \"%s\", \"budget\": %lld, \"primal_s\": %.6g, \"grad_s\": %.6g, "
+              "\"peak_tape_bytes\": %llu, \"recomputed_iterations\": %llu, \"gradient_hash\": "
+              "\"%016llx\"}\n",
+              scenario.c_str(), budget, primalSeconds, seconds,
               static_cast<unsigned long long>(s.peakTapeBytes),
               static_cast<unsigned long long>(s.recomputedIterations),
               static_cast<unsigned long long>(hash));
@@ -173,6 +180,10 @@ int main(int argc, char **argv) {
     for (long long budget : budgets)
       measure("batch_rnn " + joined(lengths), budget,
               [&] {
+                return batch_rnn(W.data(), U.data(), x.data(), lengths.data(),
+                                 static_cast<int>(lengths.size()), n);
+              },
+              [&] {
                 return batch_rnn_grad(W.data(), U.data(), x.data(), lengths.data(),
                                       static_cast<int>(lengths.size()), n, dW.data(), dU.data(),
                                       dx.data());
@@ -186,6 +197,10 @@ int main(int argc, char **argv) {
     for (long long budget : budgets)
       measure("passes_rnn " + joined(items) + " of " + joined(lengths), budget,
               [&] {
+                return passes_rnn(W.data(), U.data(), x.data(), lengths.data(), items.data(), 3,
+                                  n);
+              },
+              [&] {
                 return passes_rnn_grad(W.data(), U.data(), x.data(), lengths.data(),
                                        items.data(), 3, n, dW.data(), dU.data(), dx.data());
               },
@@ -196,6 +211,7 @@ int main(int argc, char **argv) {
     fill(x, 2.0, 5);
     for (long long budget : budgets)
       measure("every_kth 1000 steps, k=" + std::to_string(k), budget,
+              [&] { return every_kth(x.data(), 1000, k); },
               [&] { return every_kth_grad(x.data(), 1000, k, dx.data()); }, {&dx}, runs);
   }
   for (int T : {1000, 5000}) {
@@ -203,6 +219,7 @@ int main(int argc, char **argv) {
     fill(w, 1.8, 6);
     for (long long budget : budgets)
       measure("encode_decode " + std::to_string(T) + "+" + std::to_string(T), budget,
+              [&] { return encode_decode(w.data(), T, T); },
               [&] { return encode_decode_grad(w.data(), T, T, dw.data()); }, {&dw}, runs);
   }
   return 0;
