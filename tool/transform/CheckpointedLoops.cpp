@@ -227,17 +227,23 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   return true;
 }
 
+/// Bytes of one snapshot of `state`.
+static double snapshotBytes(const std::vector<Var *> &state) {
+  double bytes = 0;
+  for (Var *v : state)
+    bytes += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
+  return bytes;
+}
+
 void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
                              std::string &stateNames, double &iterationBytes, double &afterBytes,
                              double &laterLoopsBytes) const {
   // What the run-time plan needs: bytes of the state, of one taped
   // iteration, and of what the rest of the kernel pushes after the loop.
   Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
-  stateBytes = 0;
-  for (Var *v : state) {
-    stateBytes += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
+  stateBytes = snapshotBytes(state);
+  for (Var *v : state)
     stateNames += (stateNames.empty() ? "" : ", ") + v->name;
-  }
   // Estimates when compiling; with a budget in force the run measures one
   // taped iteration instead.
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
@@ -305,13 +311,9 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
                 bool online = !counted || !canCheckpoint(n, loopState, why);
                 if (n.get() == s.get() || plannedSites_.size() >= kPlannedLevels ||
                     (!online && leftToLoopsAround(n, around)) ||
-                    (online && !((counted || isEmpty(n->init)) &&
-                                 canCheckpointOnline(n, loopState, why))))
+                    (online && !canCheckpointOnline(n, loopState, why)))
                   return;
-                double snapshot = 0;
-                for (Var *v : loopState)
-                  snapshot += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
-                double least = (online ? 2 : 1) * snapshot + 16 + oneIteration(n);
+                double least = (online ? 2 : 1) * snapshotBytes(loopState) + 16 + oneIteration(n);
                 // Loops come outer first, each nest in one go: a loop inside
                 // one that plans counts in the last outermost one's least.
                 if (!adapts.count(n.get()))
@@ -334,8 +336,8 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
     } else if (after && pushes) {
       (adapts.count(n.get()) ? laterLoopsBytes : afterBytes) +=
           scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perScope;
-    } else if (after && leastOfLoop.count(n.get())) {
-      afterBytes += leastOfLoop[n.get()];
+    } else if (auto least = leastOfLoop.find(n.get()); after && least != leastOfLoop.end()) {
+      afterBytes += least->second;
     }
   });
 }
