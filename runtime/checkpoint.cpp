@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace cgp {
@@ -186,6 +187,51 @@ void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std
     consider(static_cast<std::int64_t>(longest));
 }
 
+/// The snapshots and segment length that reverse `steps` iterations of
+/// `iterationBytes` each within `room` with the fewest iterations run
+/// again; 0 snapshots when one snapshot beside one iteration does not fit.
+int planSegments(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
+                 std::int64_t &segment) {
+  segment = 1;
+  double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
+  if (fit < 1)
+    return 0;
+  int snapshots = static_cast<int>(fit);
+  pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
+  return snapshots;
+}
+
+/// Whether a loop whose iterations tape at most `iterationBytes`, and
+/// sometimes less, should tape its first iterations while they fit
+/// (LoopSite::tapeFirst). Checked where every iteration tapes the most:
+/// taping the first room / 2 / iterationBytes, with the rest planned in
+/// the other half (less `keptBytes`, for a Keep action), must run at most
+/// an eighth more iterations again than the plan at entry (`snapshots`,
+/// `segment`). It is about as
+/// many: the first iterations and the rest's last segment stay on the tape
+/// together, as the entry plan's last segment does. When iterations tape
+/// less, more of them fit before the switch, and a loop whose whole tape
+/// fits is taped whole.
+bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
+                     std::int64_t steps, int snapshots, std::int64_t segment,
+                     double keptBytes) {
+  double first = iterationBytes > 0 ? std::floor(room / 2 / iterationBytes) : 0;
+  if (first < 1 || first >= static_cast<double>(steps))
+    return false;
+  std::int64_t rest = steps - static_cast<std::int64_t>(first);
+  double restRoom = room - first * iterationBytes - keptBytes;
+  std::int64_t restSegment = 1;
+  std::int64_t restRuns = 0;
+  if (static_cast<double>(rest) * iterationBytes > restRoom) {
+    int restSnapshots = planSegments(restRoom, iterationBytes, stateBytes, rest, restSegment);
+    if (restSnapshots == 0)
+      return false;
+    restRuns = reverseRuns(rest, restSnapshots, restSegment);
+  }
+  std::int64_t entryRuns = reverseRuns(steps, snapshots, segment);
+  return restRuns <= entryRuns + entryRuns / 8 + 1;
+}
+
 /// `bytes`, rounded, and the word: "96 bytes".
 std::string wholeBytes(double bytes) {
   return std::to_string(static_cast<long long>(std::llround(bytes))) + " bytes";
@@ -210,13 +256,14 @@ void reportBelowMinimum(std::int64_t budget, const char *snapshots, std::size_t 
 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
-                     bool nestedPlans, double laterLoopsBytes) {
+                     bool nestedPlans, double laterLoopsBytes, IterationTapes tapes,
+                     double keptBytes) {
   if (probing)
     return 0;
   std::int64_t budget = memoryBudget(compiledBudget);
   int snapshots = 0;
   std::int64_t segment = 1;
-  bool leaveRoom = false;
+  bool leaveRoom = false, tapeFirst = false;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
   // The loop's own records on the tape: its trip count or plan, its start.
   const double bookkeeping = 16;
@@ -238,17 +285,19 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                            inUse, afterBytes);
     }
   } else if (budget >= 0 && steps > 1 && static_cast<double>(steps) * iterationBytes > room) {
-    double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
-    snapshots = fit < 1 ? 1 : static_cast<int>(fit);
-    if (fit >= 1)
-      pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
-    if (fit < 1)
+    snapshots = planSegments(room, iterationBytes, stateBytes, steps, segment);
+    if (snapshots == 0) {
+      snapshots = 1;
       reportBelowMinimum(budget, "one snapshot", stateBytes,
                          "one iteration's tape of " + wholeBytes(iterationBytes), inUse,
                          afterBytes);
+    } else if (tapes != IterationTapes::Alike) {
+      tapeFirst = tapingFirstPays(room, iterationBytes, stateBytes, steps, snapshots, segment,
+                                  keptBytes);
+    }
   }
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
-                 site.segment != segment;
+                 site.segment != segment || site.tapeFirst != tapeFirst;
   if (changed) {
     if (site.steps >= 0)
       countRetrace();
@@ -263,6 +312,13 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      "(about %.0f bytes; budget %s)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), static_cast<double>(steps) * iterationBytes,
                      budget >= 0 ? std::to_string(budget).c_str() : "none");
+      else if (tapeFirst)
+        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape iterations while "
+                     "they fit in %.0f bytes (at most %.0f bytes each), then binomial "
+                     "checkpointing of the rest with snapshots of %zu bytes in what is left "
+                     "(budget %lld)\n", site.steps >= 0 ? "re-plan:" : "plan:",
+                     static_cast<long long>(steps), room, iterationBytes, stateBytes,
+                     static_cast<long long>(budget));
       else
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: binomial checkpointing "
                      "with %d snapshots of %zu bytes, segments of %lld iterations taped at "
@@ -277,8 +333,13 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     site.snapshots = snapshots;
     site.budget = budget;
     site.segment = segment;
+    site.tapeFirst = tapeFirst;
   }
+  site.keepsLocals = tapes == IterationTapes::UnevenlyKeepingLocals;
+  site.keptBytes = site.keepsLocals ? keptBytes : 0;
   site.leavesRoom = leaveRoom;
+  site.room = room;
+  site.iterationBytes = iterationBytes;
   return snapshots;
 }
 
@@ -345,9 +406,152 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
   run_.schedule.emplace(steps, snapshots, segment);
   run_.stateBytes = stateBytes;
   run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
+  run_.total = steps;
+  run_.taped = 0;
+  run_.tapingFirst = run_.tapedReversed = run_.keepsLocals = false;
   active_ = true;
   run_.reversed = muted_ = run_.held = false;
   Tape::current().notePeak();
+}
+
+void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
+                            const LoopSite &site) {
+  if (!site.tapeFirst) {
+    start(steps, snapshots, stateBytes, site.segment);
+    return;
+  }
+  finish();
+  run_.stateBytes = stateBytes;
+  run_.offset = store().bytes(); // no snapshots yet: planRest() takes them
+  run_.total = steps;
+  run_.taped = 0;
+  run_.tapeStart = Tape::current().bytes();
+  run_.room = site.room;
+  run_.iterationBytes = std::max(site.iterationBytes, 1.0);
+  run_.tapingFirst = true;
+  run_.tapedReversed = run_.pastHalf = run_.kept = run_.keptBack = false;
+  run_.keepsLocals = site.keepsLocals;
+  run_.keptBytes = site.keptBytes;
+  active_ = true;
+  run_.reversed = muted_ = run_.held = false;
+  Tape::current().notePeak();
+}
+
+ScheduleAction LoopCheckpoints::nextCounted() {
+  ScheduleAction a;
+  if (CGP_RT_UNLIKELY(run_.tapingFirst)) {
+    const std::int64_t left = run_.total - run_.taped;
+    const double used = static_cast<double>(Tape::current().bytes() - run_.tapeStart);
+    const std::int64_t count = run_.kept ? 0 : tapeNext(left, run_.room - used);
+    if (count > 0) {
+      a.kind = ScheduleAction::Tape;
+      a.step = run_.taped;
+      a.to = run_.taped += count;
+      return a;
+    }
+    if (left > 0 && run_.keepsLocals && !run_.kept) {
+      // The body's own variables go on the tape before the rest is planned
+      // (their bytes count in what is taped).
+      run_.kept = true;
+      a.kind = ScheduleAction::Keep;
+      a.step = a.to = run_.taped;
+      return a;
+    }
+    run_.tapingFirst = false;
+    if (left > 0)
+      planRest();
+  }
+  if (run_.schedule) {
+    a = run_.schedule->next();
+    if (a.kind != ScheduleAction::Done) {
+      a.step += run_.taped;
+      if (a.isAdvance() || a.isTape() || a.isReverse())
+        a.to += run_.taped;
+      return a;
+    }
+  }
+  if (run_.kept && !run_.keptBack) {
+    // The rest is reversed: the body's own variables, kept after the
+    // iterations taped first, are on top of the tape.
+    run_.keptBack = true;
+    a.kind = ScheduleAction::Keep;
+    a.step = a.to = run_.taped;
+    return a;
+  }
+  if (run_.taped > 0 && !run_.tapedReversed) {
+    // The iterations taped first: their tape is on top again.
+    run_.tapedReversed = true;
+    a.kind = ScheduleAction::Reverse;
+    a.step = 0;
+    a.to = run_.taped;
+  }
+  return a;
+}
+
+std::int64_t LoopCheckpoints::tapeNext(std::int64_t left, double room) {
+  const double most = run_.iterationBytes;
+  if (static_cast<double>(left) * most <= room)
+    return left; // all that are left fit, even if each tapes the most
+  // Tape as many more as, at the most each, keep what is taped within half
+  // the loop's room: the rest keeps half of it at least. Where they stop,
+  // the rest also loses what a Keep action pushes.
+  const double taped = run_.room - room;
+  room -= run_.keptBytes;
+  std::int64_t count = static_cast<std::int64_t>(std::min(
+      std::floor(((run_.room - run_.keptBytes) / 2 - taped) / most), static_cast<double>(left)));
+  if (count >= 1)
+    return count;
+  // Past half the room, once: the most iterations that, at the most each,
+  // leave the rest a plan that runs no more iterations again than stopping
+  // now. Taping an iteration shortens the rest as much as its worst case
+  // shrinks the rest's room, so this holds until the rest is left too few
+  // snapshots. Once only: each estimate is a plan of its own (about a
+  // microsecond), and the loops that gain are those whose iterations tape
+  // much less than the most, which the half above has already taped.
+  if (run_.pastHalf)
+    return 0;
+  run_.pastHalf = true;
+  auto runsAgain = [&](std::int64_t rest, double restRoom) {
+    std::int64_t segment = 1;
+    int snapshots = planSegments(restRoom, most, run_.stateBytes, rest, segment);
+    return snapshots == 0 ? std::numeric_limits<std::int64_t>::max()
+                          : reverseRuns(rest, snapshots, segment);
+  };
+  const std::int64_t now = runsAgain(left, room);
+  std::int64_t good = 0;
+  std::int64_t bad = static_cast<std::int64_t>(
+                         std::min(std::floor(room / most), static_cast<double>(left))) +
+                     1;
+  while (bad - good > 1) { // bisection: `good` passes, `bad` fails (or is out of reach)
+    std::int64_t mid = good + (bad - good) / 2;
+    (runsAgain(left - mid, room - static_cast<double>(mid) * most) <= now ? good : bad) = mid;
+  }
+  return good;
+}
+
+void LoopCheckpoints::planRest() {
+  const std::int64_t rest = run_.total - run_.taped;
+  const double room =
+      run_.room - static_cast<double>(Tape::current().bytes() - run_.tapeStart);
+  std::int64_t segment = 1;
+  // tapeNext() stopped while the rest's minimum (a snapshot and an
+  // iteration, at the most) still fits.
+  int snapshots = std::max(1, planSegments(room, run_.iterationBytes, run_.stateBytes, rest,
+                                           segment));
+  run_.schedule.emplace(rest, snapshots, segment);
+  run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * run_.stateBytes);
+  // Said when the split moves (a loop in another runs many times alike).
+  thread_local std::int64_t saidTotal = -1, saidTaped = -1;
+  if (debugEnabled() && (saidTotal != run_.total || saidTaped != run_.taped)) {
+    saidTotal = run_.total;
+    saidTaped = run_.taped;
+    std::fprintf(stderr, "cgp-debug: loop of %lld iterations: the first %lld taped (%.0f "
+                 "bytes), then binomial checkpointing of the rest with %d snapshots, segments "
+                 "of %lld iterations, %lld replayed iterations\n",
+                 static_cast<long long>(run_.total), static_cast<long long>(run_.taped),
+                 run_.room - room, snapshots, static_cast<long long>(segment),
+                 static_cast<long long>(extraReplays(rest, snapshots, segment)));
+  }
 }
 
 void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::int64_t segment) {

@@ -58,6 +58,18 @@ private:
   std::size_t used_ = 0;
 };
 
+/// What the iterations of a counted loop tape, as the tool knows it when
+/// compiling (planLoopReversal's last argument): the same bytes each, or
+/// amounts that vary, so that the loop may tape its first iterations while
+/// they fit. `UnevenlyKeepingLocals`: and its body tapes old values of
+/// variables declared in it, which its snapshots leave out; where the
+/// iterations taped first end, a Keep action pushes their values, and the
+/// reverse sweep's Keep action pops them back before reversing those
+/// iterations (the reverse of the last of them reads them, and the next
+/// iteration, whose reverse restores them in a plain tape, ran again from
+/// a snapshot that does not hold them).
+enum class IterationTapes { Alike, Unevenly, UnevenlyKeepingLocals };
+
 /// What one loop site (a loop in the generated code) decided last time, to
 /// count re-plans ("retraces").
 struct LoopSite {
@@ -68,6 +80,15 @@ struct LoopSite {
   /// Loops inside this one measure and plan their own reversal (else they
   /// tape): set by the last plan, with nestedPlans and a budget in force.
   bool leavesRoom = false;
+  /// The plan tapes iterations first, while they fit, and plans the rest
+  /// when they stop fitting (LoopCheckpoints::start): set when what an
+  /// iteration tapes varies, so that `iterationBytes` is only the most.
+  /// `room` is what the loop may hold, tape and snapshots, from its entry.
+  bool tapeFirst = false;
+  bool keepsLocals = false; // IterationTapes::UnevenlyKeepingLocals
+  double keptBytes = 0;     // what its Keep action pushes
+  double room = 0;
+  double iterationBytes = 0;
 };
 
 /// How to reverse a loop of `steps` iterations whose taped iterations take
@@ -85,9 +106,20 @@ struct LoopSite {
 /// in at most half the room, one iteration per segment (none for a single
 /// iteration), and leaves the rest to them. While a probe measures an
 /// iteration of an enclosing loop, every loop tapes (returns 0).
+/// `tapes`: whether iterations tape alike or unevenly (by their branches,
+/// or as inner loops a probe measured once), `iterationBytes` being then
+/// the most (or one measure). Unevenly, unless loops inside plan, the loop
+/// may tape its iterations while they fit and plan the rest in the room
+/// they actually left (site.tapeFirst, when taping the first half of the
+/// room's worth, at the most each, would not run many more iterations
+/// again than the plan at entry): a loop whose costly branch runs rarely
+/// then tapes whole, as its tape fits. `keptBytes`: what its Keep action
+/// pushes (IterationTapes::UnevenlyKeepingLocals), kept out of the room
+/// of the rest.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
-                     bool nestedPlans = false, double laterLoopsBytes = 0);
+                     bool nestedPlans = false, double laterLoopsBytes = 0,
+                     IterationTapes tapes = IterationTapes::Alike, double keptBytes = 0);
 
 /// How to reverse a loop whose trip count is unknown at its entry: 0 to
 /// tape every iteration (no budget in force), else the most snapshot slots
@@ -111,6 +143,15 @@ public:
   // cost GCC register allocation in the loops around it).
 
   void start(std::int64_t steps, int snapshots, std::size_t stateBytes, std::int64_t segment = 1);
+  /// As above, with the segment of `site`'s plan; when that plan tapes
+  /// first (site.tapeFirst), the schedule begins with Tape actions of the
+  /// first iterations: all that are left when, at the most each, they fit
+  /// in what the bytes actually pushed leave of site.room; else a few more
+  /// as long as, at the most each, they leave the rest a plan that runs no
+  /// more iterations again (tapeNext()). Past them, a BinomialSchedule over
+  /// the rest, in the room that is left, and, after it, one Reverse action
+  /// of the iterations taped first.
+  void start(std::int64_t steps, int snapshots, std::size_t stateBytes, const LoopSite &site);
 
   /// A loop whose trip count is unknown at its entry (a while loop), run
   /// untaped: up to `snapshots` slots, half of them for the snapshots the
@@ -135,7 +176,7 @@ public:
       run_.held = false;
       return run_.last;
     }
-    run_.last = run_.schedule ? run_.schedule->next() : run_.stretches->next();
+    run_.last = run_.stretches ? run_.stretches->next() : nextCounted();
     if (run_.last.isReverse()) {
       run_.reversed = true;
       Tape::current().notePeak(); // a taped segment is the tape's high point
@@ -153,7 +194,9 @@ public:
   void suspend();
   void resume();
   std::int64_t steps() const {
-    return run_.schedule ? run_.schedule->steps() : run_.stretches->steps();
+    return run_.stretches  ? run_.stretches->steps()
+           : run_.schedule ? run_.taped + run_.schedule->steps()
+                           : run_.total;
   }
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
@@ -193,6 +236,15 @@ private:
   }
 
   bool makeRoom(std::int64_t n);
+  /// The next action of a counted loop: its taped first iterations (if its
+  /// plan tapes first), its schedule, then the reverse of those iterations.
+  ScheduleAction nextCounted();
+  /// While a plan tapes first: how many of the `left` iterations to tape
+  /// next, with `room` bytes not yet taped (0: plan the rest now).
+  std::int64_t tapeNext(std::int64_t left, double room);
+  /// The taped first iterations end at run_.taped: the rest of the loop
+  /// gets a schedule of its own, within the room they leave.
+  void planRest();
 
   /// One run of the loop: its schedule, where its snapshots are, and
   /// where its schedule stands. suspend() puts it aside, resume() takes it
@@ -204,6 +256,19 @@ private:
     bool reversed = false;                  // a Reverse action came (see next())
     bool held = false;                      // next() gives `last` again (see hold())
     ScheduleAction last;
+    // A plan that tapes first (LoopSite::tapeFirst): the loop's iterations,
+    // the first `taped` of them taped before any schedule (while
+    // `tapingFirst`), the tape's size when they began, and the room and
+    // most bytes per iteration of the plan. The schedule covers [taped,
+    // total), its steps shifted by `taped`.
+    std::int64_t total = 0, taped = 0;
+    std::size_t tapeStart = 0;
+    double room = 0, iterationBytes = 0, keptBytes = 0;
+    bool tapingFirst = false, tapedReversed = false;
+    bool pastHalf = false; // tapeNext() went past half the room once
+    // The body's own variables are kept where the iterations taped first
+    // end (IterationTapes::UnevenlyKeepingLocals): Keep actions to give.
+    bool keepsLocals = false, kept = false, keptBack = false;
   };
   Run run_;
   std::vector<Run> suspended_;

@@ -52,6 +52,8 @@ struct ScheduleAction {
     Advance, // run iterations [step, to) without taping them
     Tape,    // run iterations [step, to) taped (their reverse comes later)
     Reverse, // reverse iterations [step, to), last first: their tape is on top
+    Keep,    // iterations taped first end here (forward: push the variables
+             // declared in the loop's body; reverse: pop them back)
     Done,    // every iteration has been reversed
   };
   Kind kind = Done;
@@ -64,6 +66,7 @@ struct ScheduleAction {
   bool isAdvance() const { return kind == Advance; }
   bool isTape() const { return kind == Tape; }
   bool isReverse() const { return kind == Reverse; }
+  bool isKeep() const { return kind == Keep; }
 };
 
 class BinomialSchedule {

@@ -4,8 +4,12 @@
 // takes a costlier arm when its input is positive. Iteration 0 takes the
 // cheap arm, so a plan from a probe of it would tape segments several
 // times the budget; the plan takes the most one iteration can tape instead
-// (transform/TapeBound.cpp). The budgets must hold, and the gradients must
-// be the same bits under every plan.
+// (transform/TapeBound.cpp). At run time the counted loop tapes its first
+// iterations while they fit, and plans the rest in the room they leave:
+// under 16 KiB its whole tape (about 7.7 KiB; 38 KiB if every step took
+// the costly arm) fits and nothing runs again; under 8 KiB the first
+// iterations are taped and the rest checkpointed. The budgets must hold,
+// and the gradients must be the same bits under every plan.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -21,6 +25,19 @@
 // HELD: online checkpointing
 // HELD-NOT: over the budget
 // HELD: SUMMARY: {{[0-9]+}} checks, 0 failed
+// RUN: env CGP_MEMORY_BUDGET=8192 CGP_DEBUG=1 CGP_STATS=1 %t/budget/run > %t/budget/log-8k 2>&1
+// RUN: FileCheck %s --check-prefix=SWITCH < %t/budget/log-8k
+// SWITCH: loop of 300 iterations: tape iterations while they fit
+// SWITCH: loop of 300 iterations: the first {{[0-9]+}} taped ({{[0-9]+}} bytes), then binomial checkpointing of the rest
+// SWITCH-NOT: over the budget
+// SWITCH: SUMMARY: {{[0-9]+}} checks, 0 failed
+// RUN: env CGP_MEMORY_BUDGET=16384 CGP_DEBUG=1 CGP_STATS=1 %t/budget/run > %t/budget/log-16k 2>&1
+// RUN: FileCheck %s --check-prefix=WHOLE < %t/budget/log-16k
+// WHOLE: loop of 300 iterations: tape iterations while they fit
+// WHOLE-NOT: the first {{[0-9]+}} taped
+// WHOLE-NOT: over the budget
+// WHOLE: SUMMARY: {{[0-9]+}} checks, 0 failed
+// WHOLE: "recomputed_iterations": 0}
 #include <cgp/cgp.h>
 #include <cmath>
 

@@ -352,3 +352,138 @@ TEST_CASE("online plans keep snapshots and a segment's tape within the budget",
   // Below the minimum: one snapshot anyway.
   CHECK(planOnlineReversal(site, 100, 50, 0, 10) == 1);
 }
+
+namespace {
+
+/// Runs a counted loop of `steps` iterations on `site`'s plan, both sweeps,
+/// as generated code does: iteration i pushes `doubles(i)` copies of i on
+/// the real tape when taped, and its reverse pops and checks them. The
+/// state is the number of the iteration it is before. `local` stands for a
+/// variable declared in the body, left out of snapshots: iteration i sets
+/// it to i, taping its old value, and its reverse reads it, then pops the
+/// old value back (Keep actions keep it where iterations taped first end).
+/// Returns the most tape and snapshot bytes held at once.
+template <class Doubles>
+std::size_t runCountedLoop(LoopSite &site, int snapshots, std::int64_t steps, Doubles doubles) {
+  Tape &tape = Tape::current();
+  LoopCheckpoints c;
+  c.start(steps, snapshots, sizeof(std::int64_t), site);
+  std::int64_t x = 0, expected = steps - 1, local = -1;
+  std::size_t peak = 0;
+  bool forward = true;
+  for (ScheduleAction a = c.next(); a.kind != ScheduleAction::Done; a = c.next()) {
+    peak = std::max(peak, tape.bytes() + CheckpointStore::current().bytes());
+    switch (a.kind) {
+    case ScheduleAction::Store:
+      REQUIRE(x == a.step);
+      c.beginSave(a.slot);
+      c.put(x);
+      break;
+    case ScheduleAction::Restore:
+      c.beginLoad(a.slot);
+      c.get(x);
+      REQUIRE(x == a.step);
+      local = -999; // not in the snapshot
+      break;
+    case ScheduleAction::Advance:
+      REQUIRE(x == a.step);
+      x = a.to;
+      local = a.to - 1;
+      break;
+    case ScheduleAction::Tape:
+      REQUIRE(x == a.step);
+      for (std::int64_t i = a.step; i < a.to; ++i) {
+        tape.push(local);
+        local = i;
+        for (int n = doubles(i); n > 0; --n)
+          tape.push(static_cast<double>(i));
+      }
+      x = a.to;
+      break;
+    case ScheduleAction::Keep:
+      REQUIRE(site.keepsLocals);
+      if (forward)
+        tape.push(local);
+      else
+        local = tape.pop<std::int64_t>();
+      break;
+    case ScheduleAction::Reverse:
+      peak = std::max(peak, tape.bytes() + CheckpointStore::current().bytes());
+      if (forward) { // the forward sweep stops here; the reverse sweep takes it again
+        forward = false;
+        c.hold();
+        break;
+      }
+      for (std::int64_t i = a.to - 1; i >= a.step; --i) {
+        REQUIRE(i == expected);
+        REQUIRE(local == i); // what iteration i left, as a plain tape gives it
+        for (int n = doubles(i); n > 0; --n)
+          REQUIRE(tape.pop<double>() == static_cast<double>(i));
+        local = tape.pop<std::int64_t>();
+        --expected;
+      }
+      x = -1;
+      break;
+    default:
+      FAIL("unknown action");
+    }
+  }
+  REQUIRE(expected == -1); // every iteration reversed once, last first
+  REQUIRE(c.steps() == steps);
+  c.finish();
+  REQUIRE(CheckpointStore::current().bytes() == 0);
+  REQUIRE(tape.bytes() == 0);
+  return peak;
+}
+
+} // namespace
+
+TEST_CASE("a loop whose iterations tape different amounts tapes first while they fit",
+          "[checkpoint]") {
+  unsetenv("CGP_MEMORY_BUDGET");
+  Tape::current().clear();
+  resetStats();
+  // 1000 iterations of at most 136 bytes (17 values) do not fit in 64 KiB
+  // at the most; every 16th tapes 136, the others 16: 23440 bytes in all.
+  const std::int64_t budget = 65536;
+  const IterationTapes uneven = IterationTapes::UnevenlyKeepingLocals;
+  auto rare = [](std::int64_t i) { return i % 16 == 15 ? 16 : 1; };
+  LoopSite site;
+  int snapshots = planLoopReversal(site, 1000, 136, 8, 0, budget, false, 0, uneven, 8);
+  REQUIRE(snapshots >= 1);
+  CHECK(site.tapeFirst);
+  // All of it is taped as it runs: no snapshot, nothing run again.
+  std::size_t peak = runCountedLoop(site, snapshots, 1000, rare);
+  CHECK(peak == 8 * (1000 / 16 * 16 + (1000 - 1000 / 16)) + 8 * 1000);
+  CHECK(stats().recomputedIterations == 0);
+
+  // Every iteration tapes the most: the first ones keep to half the room,
+  // the rest is checkpointed in what they leave, and the budget holds.
+  auto costly = [](std::int64_t) { return 16; };
+  site = LoopSite();
+  snapshots = planLoopReversal(site, 1000, 136, 8, 0, budget, false, 0, uneven, 8);
+  peak = runCountedLoop(site, snapshots, 1000, costly);
+  CHECK(peak <= static_cast<std::size_t>(budget));
+  CHECK(peak > static_cast<std::size_t>(budget) / 2);
+
+  // Mixed: a costly stretch in the middle, under several budgets and trip
+  // counts; every iteration is reversed in order and the budget holds.
+  auto middle = [](std::int64_t i) { return i >= 300 && i < 500 ? 16 : 2; };
+  for (std::int64_t b : {4096, 9000, 20000, 65536})
+    for (std::int64_t steps : {2, 50, 999, 1000}) {
+      site = LoopSite();
+      snapshots = planLoopReversal(site, steps, 136, 8, 0, b, false, 0, uneven, 8);
+      if (snapshots == 0)
+        continue; // it fits at the most: the generated code tapes it plainly
+      peak = runCountedLoop(site, snapshots, steps, middle);
+      CHECK(peak <= static_cast<std::size_t>(b));
+    }
+
+  // Iterations that tape alike never tape first, and their plan reverses
+  // the body's own variables right without Keep actions.
+  site = LoopSite();
+  snapshots = planLoopReversal(site, 1000, 136, 8, 0, budget);
+  CHECK_FALSE(site.tapeFirst);
+  runCountedLoop(site, snapshots, 1000, costly);
+  resetStats();
+}

@@ -111,6 +111,12 @@ ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args) {
   return e;
 }
 
+ExprRef runtimeConstant(std::string name, ScalarType type) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Opaque, std::move(type));
+  e->spelling = std::move(name);
+  return e;
+}
+
 ExprRef address(Var *base, ExprRef offset) {
   auto e = std::make_shared<ExprNode>(ExprKind::Address, base->elem);
   e->var = base;

@@ -138,7 +138,8 @@ struct ExprNode {
   // Payload; which fields are used depends on `kind`.
   double floatValue = 0;            // FloatLit
   int64_t intValue = 0;             // IntLit
-  std::string spelling;             // FloatLit: the source spelling if any
+  std::string spelling;             // FloatLit: the source spelling if any;
+                                    // Opaque: a runtime constant's name (no call)
   Var *var = nullptr;               // VarRef, Index, Address
   UnaryOp unaryOp = UnaryOp::Neg;   // Unary
   BinaryOp binaryOp = BinaryOp::Add;// Binary
@@ -169,6 +170,8 @@ ExprRef cast(ScalarType to, ExprRef a, bool implicit = false);
 ExprRef math(MathFn fn, ScalarType type, std::vector<ExprRef> args);
 ExprRef call(Function *callee, ScalarType type, std::vector<ExprRef> args);
 ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args);
+/// A named constant of the runtime, printed as is: `cgp::rt::IterationTapes::Unevenly`.
+ExprRef runtimeConstant(std::string name, ScalarType type);
 ExprRef address(Var *base, ExprRef offset);
 ExprRef tapePop(ScalarType type);
 /// `object.method(args)` on a runtime object of generated code.

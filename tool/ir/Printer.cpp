@@ -200,6 +200,10 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     break;
   case ExprKind::Call:
   case ExprKind::Opaque: {
+    if (e->kind == ExprKind::Opaque && !e->spelling.empty()) { // a runtime constant
+      s = e->spelling;
+      break;
+    }
     s = e->kind == ExprKind::Call ? e->callee->qualifiedName() : e->calleeName;
     if (e->kind == ExprKind::Opaque && e->var)
       s = namer_.name(e->var) + "." + s;

@@ -94,6 +94,20 @@ ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptio
   }
   optional.push_back(floatLit(options.laterLoopsBytes, ScalarType::doubleType()));
   given.push_back(options.laterLoopsBytes > 0);
+  if (!online) {
+    using Tapes = PlanCallOptions::Tapes;
+    const char *name = options.iterationTapes == Tapes::Unevenly ? "Unevenly"
+                       : options.iterationTapes == Tapes::UnevenlyKeepingLocals
+                           ? "UnevenlyKeepingLocals"
+                           : "Alike";
+    optional.push_back(runtimeConstant(std::string("cgp::rt::IterationTapes::") + name,
+                                       ScalarType{ScalarType::Integer, "cgp::rt::IterationTapes"}));
+    given.push_back(options.iterationTapes != Tapes::Alike);
+    if (options.iterationTapes == Tapes::UnevenlyKeepingLocals) {
+      optional.push_back(floatLit(options.keptBytes, ScalarType::doubleType()));
+      given.push_back(true);
+    }
+  }
   // Up to the last one that differs from its default.
   std::size_t count = given.size();
   while (count > 0 && !given[count - 1])
@@ -135,7 +149,8 @@ std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &
 
 StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
                      const std::vector<Var *> &state, const IterationCode &replay,
-                     const IterationCode &tape, const IterationCode &reverse) {
+                     const IterationCode &tape, const IterationCode &reverse,
+                     const std::vector<Var *> &kept) {
   ScalarType i64 = ScalarType::int64Type();
   auto is = [&](const char *what) { return method(action, what, ScalarType::boolType()); };
   auto field = [&](const char *name, ScalarType t) { return member(action, name, std::move(t)); };
@@ -166,6 +181,23 @@ StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
                   block({comment("reverse the iterations just taped, last first"),
                          downwards(reverse)}),
                   last);
+  if (!kept.empty()) {
+    std::vector<StmtRef> keep;
+    if (!reverse) {
+      keep.push_back(comment("the iterations taped first end here: keep the variables declared "
+                             "in the body, which snapshots leave out"));
+      for (Var *v : kept) // scalars by value, arrays whole
+        keep.push_back(eval(opaque("cgp_tape.push", ScalarType::voidType(), {wholeVarRef(v)})));
+    } else {
+      keep.push_back(comment("before the reverse of the iterations taped first: the variables "
+                             "declared in the body, as the last of them left them"));
+      for (auto v = kept.rbegin(); v != kept.rend(); ++v)
+        keep.push_back((*v)->isScalar() ? assign(varRef(*v), tapePop((*v)->elem))
+                                        : eval(opaque("cgp_tape.pop", ScalarType::voidType(),
+                                                      {wholeVarRef(*v)})));
+    }
+    last = ifStmt(is("isKeep"), block(keep), last);
+  }
   StmtRef dispatch = ifStmt(
       is("isStore"), block(save),
       ifStmt(is("isRestore"), block(load),

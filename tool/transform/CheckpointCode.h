@@ -49,6 +49,9 @@ struct PlanCallOptions {
   bool nestedPlans = false;   // loops inside plan too
   bool mostBytes = false;     // the bytes passed are the most an iteration can tape (online only)
   double laterLoopsBytes = 0; // what loops after it that plan their own reversal would tape whole
+  // Counted loops only: what iterations tape (cgp::rt::IterationTapes).
+  enum class Tapes { Alike, Unevenly, UnevenlyKeepingLocals } iterationTapes = Tapes::Alike;
+  double keptBytes = 0; // with UnevenlyKeepingLocals: the bytes a Keep action pushes
 };
 
 /// The call of the runtime's plan function with `args` and, as far as they
@@ -90,10 +93,14 @@ using IterationCode = std::function<std::vector<StmtRef>(const ExprRef &)>;
 /// and load `state`; Advance runs `replay` and Tape runs `tape` for the
 /// iterations [step, to) (counted by `counter`); Reverse runs `reverse` for
 /// them, last first, or, when it is null (the forward phase), ends the loop
-/// like Done (and the reverse phase's first next() gives it again).
+/// like Done (and the reverse phase's first next() gives it again). With
+/// `kept` (variables declared in the body whose old values are taped, for
+/// a loop that may tape its first iterations), Keep pushes them (forward
+/// phase) or pops them back (reverse phase).
 StmtRef scheduleLoop(Var *checkpoints, Var *action, Var *counter,
                      const std::vector<Var *> &state, const IterationCode &replay,
-                     const IterationCode &tape, const IterationCode &reverse);
+                     const IterationCode &tape, const IterationCode &reverse,
+                     const std::vector<Var *> &kept = {});
 
 } // namespace cgp
 

@@ -417,11 +417,39 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   };
 
   TapeBound bound = boundTape(inner.fwd);
+  // What an iteration tapes varies by its branches (TapeBound gives the
+  // most), or a probe measures one iteration: the runtime may tape the
+  // first iterations while they fit and plan the rest from what they took.
+  const bool bytesVary = !plansInside && (bound.varies() || !bound.known);
+  // Variables whose old values the body tapes (or its calls write) that
+  // snapshots leave out (declared in the body): where the iterations taped
+  // first end, a Keep action puts them on the tape, and the reverse sweep
+  // takes them back before reversing those iterations. The reverse of the
+  // last of them reads them as the reverse of the next one restores them,
+  // and that one ran again from a snapshot that does not hold them
+  // (rnn_inplace.cpp's rnn_loss under 2 KiB, its `a`, gave wrong
+  // gradients without it).
+  std::vector<Var *> kept;
+  if (bytesVary) {
+    std::set<const Var *> tapedOrCalled, unused;
+    forEachStmt(s->body, [&](const StmtRef &n) {
+      if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) && tbr.pushes.count(n.get()))
+        tapedOrCalled.insert(n->kind == StmtKind::Assign ? n->lhs->var : n->var);
+      collectWrites(n, sums_, unused, tapedOrCalled);
+    });
+    for (const Var *v : tapedOrCalled)
+      if (v != i && std::find(state.begin(), state.end(), v) == state.end())
+        kept.push_back(const_cast<Var *>(v));
+    std::sort(kept.begin(), kept.end(), VarLess());
+  }
   Sweeps out;
   out.fwd.push_back(comment(
       "loop over " + i->name + ": at run time, tape every iteration if that fits the memory "
       "budget, else keep snapshots of its state (" + stateNames + ") on a binomial schedule and "
-      "replay iterations in the reverse sweep" + describeBound(bound)));
+      "replay iterations in the reverse sweep" + describeBound(bound) +
+      (bytesVary ? "; the first iterations may be taped while they fit, and the rest planned "
+                   "in the room they leave"
+                 : "")));
   out.fwd.push_back(decl(steps, stepsValue));
   // With a budget in force, measure the tape of one iteration: keep the
   // state, run iteration 0 taped, drop what it pushed, put the state back.
@@ -447,6 +475,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   PlanCallOptions plan;
   plan.nestedPlans = plansInside;
   plan.laterLoopsBytes = laterLoopsBytes;
+  plan.keptBytes = snapshotBytes(kept);
+  plan.iterationTapes = !bytesVary        ? PlanCallOptions::Tapes::Alike
+                        : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
+                                            : PlanCallOptions::Tapes::UnevenlyKeepingLocals;
   out.fwd.push_back(decl(
       snapshots, planReversal(false,
                               {varRef(site), varRef(steps), varRef(measured),
@@ -462,8 +494,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   forward.push_back(eval(method(checkpoints, "start", ScalarType::voidType(),
                                 {varRef(steps), varRef(snapshots),
                                  intLit(static_cast<int64_t>(stateBytes), i64),
-                                 member(site, "segment", i64)})));
-  forward.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr));
+                                 varRef(site)})));
+  forward.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr, kept));
   forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
   if (loopDepth() > 0) // runs again before this run is reversed
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
@@ -480,7 +512,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(it) : start));
-  reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne));
+  reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne, kept));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +
                             ": from the tape of every iteration, or from the snapshots"));

@@ -49,7 +49,7 @@ void inplace(double *h, int T) {
 // CHECK: } else {
 // The forward phase: store, restore, replay untaped, run an iteration taped
 // (the last segment); the first Reverse action ends it.
-// CHECK: t_checkpoints.start(t_steps, t_snapshots, 16, t_site.segment);
+// CHECK: t_checkpoints.start(t_steps, t_snapshots, 16, t_site);
 // CHECK: for (;;) {
 // CHECK-NEXT: const cgp::rt::ScheduleAction t_action = t_checkpoints.next();
 // CHECK-NEXT: if (t_action.isStore()) {

@@ -4,9 +4,10 @@
 // branches they take: a probe of iteration 0 (the cheap arm here) would
 // plan segments several times over the budget; the tool bounds what one
 // iteration can tape (the costlier arm: 16 old values of `a` and the arm's
-// flag) and the plan takes that. Iterations that all tape the same, with
-// an inner loop of run-time length whose trips tape nothing: the plan takes
-// that size. An inner loop of run-time length whose trips tape: unknown, so
+// flag) and the plan takes that; at run time it may tape the first
+// iterations while they fit, as they may take the cheap arm. Iterations
+// that all tape the same, with an inner loop of run-time length whose trips
+// tape nothing: the plan takes that size. An inner loop of run-time length whose trips tape: unknown, so
 // the probe stays. A while loop's bound also spares it the runtime's
 // allowance of twice the probe (the last argument of planOnlineReversal).
 //
@@ -35,10 +36,16 @@ double every_kth(const double *x, int n, int k) {
 // CHECK-LABEL: double every_kth_grad(
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
 // CHECK: // sweep; an iteration tapes 9 to 129 bytes, by the branches it takes: the plan assumes 129, and
-// CHECK-NEXT: // no probe measures iteration 0
+// CHECK-NEXT: // no probe measures iteration 0; the first iterations may be taped while they fit, and the rest
+// CHECK-NEXT: // planned in the room they leave
 // CHECK: double t_iteration_bytes = 129.0;
 // CHECK-NOT: t_checkpoints.beginProbe
-// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes,
+// The last argument says that iterations tape different amounts: the
+// runtime tapes the first ones while they fit, and plans the rest from
+// what they took (a rare costly arm then leaves room for many more).
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 136, 0.0, 4096, false, 0.0,
+// CHECK-NEXT: cgp::rt::IterationTapes::Unevenly);
+// CHECK: t_checkpoints.start(t_steps, t_snapshots, 136, t_site);
 
 CGP_GRAD(x)
 double until_small(const double *x, double eps) {
@@ -78,7 +85,8 @@ double dot_steps(const double *w, int n, int m) {
 // CHECK: an iteration tapes 24 bytes, so no probe measures it
 // CHECK: double t_iteration_bytes = 24.0;
 // CHECK-NOT: t_checkpoints.beginProbe
-// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes,
+// Every iteration tapes alike: the plan at entry stands (no last argument).
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 8, 0.0, 4096);
 
 CGP_GRAD(w)
 double rows_steps(const double *w, int n, int m) {
@@ -93,4 +101,6 @@ double rows_steps(const double *w, int n, int m) {
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
 // CHECK-NOT: no probe measures
 // CHECK: t_checkpoints.beginProbe(
-// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes,
+// The probe measures one iteration; others may tape more or less.
+// CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 64, 0.0, 4096, false, 0.0,
+// CHECK-NEXT: cgp::rt::IterationTapes::Unevenly);
