@@ -335,8 +335,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     site.segment = segment;
     site.tapeFirst = tapeFirst;
   }
-  site.keepsLocals = tapes == IterationTapes::UnevenlyKeepingLocals;
-  site.keptBytes = site.keepsLocals ? keptBytes : 0;
+  site.keptBytes = tapes == IterationTapes::UnevenlyKeepingLocals ? keptBytes : 0;
   site.leavesRoom = leaveRoom;
   site.room = room;
   site.iterationBytes = iterationBytes;
@@ -400,17 +399,20 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   return snapshots;
 }
 
+void LoopCheckpoints::beginRun(std::int64_t steps, std::size_t stateBytes) {
+  finish();
+  run_ = Run();
+  run_.total = steps;
+  run_.stateBytes = stateBytes;
+  active_ = true;
+  muted_ = false;
+}
+
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
                             std::int64_t segment) {
-  finish();
+  beginRun(steps, stateBytes);
   run_.schedule.emplace(steps, snapshots, segment);
-  run_.stateBytes = stateBytes;
   run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
-  run_.total = steps;
-  run_.taped = 0;
-  run_.tapingFirst = run_.tapedReversed = run_.keepsLocals = false;
-  active_ = true;
-  run_.reversed = muted_ = run_.held = false;
   Tape::current().notePeak();
 }
 
@@ -420,20 +422,13 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
     start(steps, snapshots, stateBytes, site.segment);
     return;
   }
-  finish();
-  run_.stateBytes = stateBytes;
+  beginRun(steps, stateBytes);
   run_.offset = store().bytes(); // no snapshots yet: planRest() takes them
-  run_.total = steps;
-  run_.taped = 0;
   run_.tapeStart = Tape::current().bytes();
   run_.room = site.room;
   run_.iterationBytes = std::max(site.iterationBytes, 1.0);
-  run_.tapingFirst = true;
-  run_.tapedReversed = run_.pastHalf = run_.kept = run_.keptBack = false;
-  run_.keepsLocals = site.keepsLocals;
   run_.keptBytes = site.keptBytes;
-  active_ = true;
-  run_.reversed = muted_ = run_.held = false;
+  run_.tapingFirst = true;
   Tape::current().notePeak();
 }
 
@@ -449,7 +444,7 @@ ScheduleAction LoopCheckpoints::nextCounted() {
       a.to = run_.taped += count;
       return a;
     }
-    if (left > 0 && run_.keepsLocals && !run_.kept) {
+    if (left > 0 && run_.keptBytes > 0 && !run_.kept) {
       // The body's own variables go on the tape before the rest is planned
       // (their bytes count in what is taped).
       run_.kept = true;
@@ -555,17 +550,14 @@ void LoopCheckpoints::planRest() {
 }
 
 void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::int64_t segment) {
-  finish();
+  beginRun(0, stateBytes); // the trip count comes with endOnline()
   snapshots_ = std::max(snapshots, 1);
   onlineSlots_ = std::max(snapshots_ / 2, 1);
   segment_ = segment;
-  run_.stateBytes = stateBytes;
   run_.offset = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
   stride_ = 1;
   taken_ = 0;
   nextDue_ = 0;
-  active_ = true;
-  run_.reversed = muted_ = run_.held = false;
   Tape::current().notePeak();
 }
 

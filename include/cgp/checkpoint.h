@@ -85,8 +85,9 @@ struct LoopSite {
   /// iteration tapes varies, so that `iterationBytes` is only the most.
   /// `room` is what the loop may hold, tape and snapshots, from its entry.
   bool tapeFirst = false;
-  bool keepsLocals = false; // IterationTapes::UnevenlyKeepingLocals
-  double keptBytes = 0;     // what its Keep action pushes
+  /// What its Keep action pushes (IterationTapes::UnevenlyKeepingLocals;
+  /// 0: no Keep action).
+  double keptBytes = 0;
   double room = 0;
   double iterationBytes = 0;
 };
@@ -236,6 +237,8 @@ private:
   }
 
   bool makeRoom(std::int64_t n);
+  /// Ends the last run and starts a fresh one of `steps` iterations.
+  void beginRun(std::int64_t steps, std::size_t stateBytes);
   /// The next action of a counted loop: its taped first iterations (if its
   /// plan tapes first), its schedule, then the reverse of those iterations.
   ScheduleAction nextCounted();
@@ -266,9 +269,9 @@ private:
     double room = 0, iterationBytes = 0, keptBytes = 0;
     bool tapingFirst = false, tapedReversed = false;
     bool pastHalf = false; // tapeNext() went past half the room once
-    // The body's own variables are kept where the iterations taped first
-    // end (IterationTapes::UnevenlyKeepingLocals): Keep actions to give.
-    bool keepsLocals = false, kept = false, keptBack = false;
+    // With keptBytes > 0, the body's own variables are kept where the
+    // iterations taped first end: the Keep actions given so far.
+    bool kept = false, keptBack = false;
   };
   Run run_;
   std::vector<Run> suspended_;

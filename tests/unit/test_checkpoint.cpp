@@ -401,7 +401,7 @@ std::size_t runCountedLoop(LoopSite &site, int snapshots, std::int64_t steps, Do
       x = a.to;
       break;
     case ScheduleAction::Keep:
-      REQUIRE(site.keepsLocals);
+      REQUIRE(site.keptBytes > 0);
       if (forward)
         tape.push(local);
       else
