@@ -232,6 +232,40 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
   return restRuns <= entryRuns + entryRuns / 8 + 1;
 }
 
+/// With no budget in force, the default plan's replay allowance: the
+/// segments (and their snapshots) that run at most `share` of `steps`
+/// iterations again, with the least memory; 0 snapshots when taping every
+/// iteration holds less. With a snapshot per segment nothing is replayed
+/// beyond the forward sweep's untaped run, and every iteration before the
+/// last segment runs once more, taped: the last segment holds at least
+/// steps - share * steps iterations. Shorter segments, more of them, would
+/// run more again; longer ones pay only when snapshots outweigh tape (the
+/// memory, k * iterationBytes + snapshots * stateBytes, is least near
+/// k = sqrt(steps * stateBytes / iterationBytes)).
+int planWithinReplays(double share, double iterationBytes, std::size_t stateBytes,
+                      std::int64_t steps, std::int64_t &segment) {
+  std::int64_t again = std::min<std::int64_t>(
+      static_cast<std::int64_t>(std::floor(share * static_cast<double>(steps))), steps - 1);
+  if (again < 1)
+    return 0;
+  const double perIteration = std::max(iterationBytes, 1.0);
+  const double balanced =
+      std::sqrt(static_cast<double>(steps) * static_cast<double>(stateBytes) / perIteration);
+  std::int64_t k = std::max(steps - again,
+                            std::min<std::int64_t>(steps, std::llround(balanced)));
+  std::int64_t units = (steps + k - 1) / k;
+  // A slot for each segment but the last, which the forward sweep tapes.
+  int snapshots = static_cast<int>(units);
+  if (snapshots > 1 && extraReplays(steps, snapshots - 1, k) == 0)
+    --snapshots;
+  double memory = static_cast<double>(k) * perIteration +
+                  static_cast<double>(snapshots) * static_cast<double>(stateBytes);
+  if (k >= steps || memory >= static_cast<double>(steps) * perIteration)
+    return 0;
+  segment = k;
+  return snapshots;
+}
+
 /// `bytes`, rounded, and the word: "96 bytes".
 std::string wholeBytes(double bytes) {
   return std::to_string(static_cast<long long>(std::llround(bytes))) + " bytes";
@@ -257,7 +291,7 @@ void reportBelowMinimum(std::int64_t budget, const char *snapshots, std::size_t 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
                      bool nestedPlans, double laterLoopsBytes, IterationTapes tapes,
-                     double keptBytes) {
+                     double keptBytes, double replayShare) {
   if (probing)
     return 0;
   std::int64_t budget = memoryBudget(compiledBudget);
@@ -295,9 +329,12 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
       tapeFirst = tapingFirstPays(room, iterationBytes, stateBytes, steps, snapshots, segment,
                                   keptBytes);
     }
+  } else if (budget < 0 && replayShare > 0 && steps > 1 && !nestedPlans) {
+    snapshots = planWithinReplays(replayShare, iterationBytes, stateBytes, steps, segment);
   }
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
-                 site.segment != segment || site.tapeFirst != tapeFirst;
+                 site.segment != segment || site.tapeFirst != tapeFirst ||
+                 site.replayShare != replayShare;
   if (changed) {
     if (site.steps >= 0)
       countRetrace();
@@ -312,6 +349,14 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      "(about %.0f bytes; budget %s)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), static_cast<double>(steps) * iterationBytes,
                      budget >= 0 ? std::to_string(budget).c_str() : "none");
+      else if (budget < 0)
+        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: no budget in force; tape "
+                     "the last %lld iterations and run the first %lld again, from %d "
+                     "snapshot%s of %zu bytes (the plan's replay allowance: %.1f%% of the "
+                     "iterations)\n", site.steps >= 0 ? "re-plan:" : "plan:",
+                     static_cast<long long>(steps), static_cast<long long>(segment),
+                     static_cast<long long>(steps - segment), snapshots,
+                     snapshots == 1 ? "" : "s", stateBytes, 100 * replayShare);
       else if (tapeFirst)
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape iterations while "
                      "they fit in %.0f bytes (at most %.0f bytes each), then binomial "
@@ -334,6 +379,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
     site.budget = budget;
     site.segment = segment;
     site.tapeFirst = tapeFirst;
+    site.replayShare = replayShare;
   }
   site.keptBytes = tapes == IterationTapes::UnevenlyKeepingLocals ? keptBytes : 0;
   site.leavesRoom = leaveRoom;

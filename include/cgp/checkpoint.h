@@ -90,6 +90,8 @@ struct LoopSite {
   double keptBytes = 0;
   double room = 0;
   double iterationBytes = 0;
+  /// The replay share the last plan was made with (retraces count changes).
+  double replayShare = 0;
 };
 
 /// How to reverse a loop of `steps` iterations whose taped iterations take
@@ -117,10 +119,17 @@ struct LoopSite {
 /// then tapes whole, as its tape fits. `keptBytes`: what its Keep action
 /// pushes (IterationTapes::UnevenlyKeepingLocals), kept out of the room
 /// of the rest.
+/// `replayShare`: with no budget in force, the share of the loop's
+/// iterations the default plan may run again in the reverse sweep (its
+/// replay allowance, what the recompute allowance leaves after values):
+/// the plan tapes the last iterations and keeps snapshots for the first
+/// ones, running at most that share again, with the least memory. 0 (the
+/// default) or no gain in memory: tape every iteration.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
                      bool nestedPlans = false, double laterLoopsBytes = 0,
-                     IterationTapes tapes = IterationTapes::Alike, double keptBytes = 0);
+                     IterationTapes tapes = IterationTapes::Alike, double keptBytes = 0,
+                     double replayShare = 0);
 
 /// How to reverse a loop whose trip count is unknown at its entry: 0 to
 /// tape every iteration (no budget in force), else the most snapshot slots

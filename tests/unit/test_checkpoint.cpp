@@ -113,6 +113,70 @@ TEST_CASE("loops tape every iteration when it fits, else take what fits", "[chec
   CHECK(memoryBudget(20000) == 20000);
 }
 
+TEST_CASE("with no budget, the default plan runs at most its replay share again",
+          "[checkpoint]") {
+  unsetenv("CGP_MEMORY_BUDGET");
+  Tape::current().clear();
+  LoopSite site;
+  auto plan = [&](std::int64_t steps, double iterationBytes, std::size_t stateBytes,
+                  double share) {
+    return planLoopReversal(site, steps, iterationBytes, stateBytes, 0, -1, false, 0,
+                            IterationTapes::Alike, 0, share);
+  };
+  // The LSTM benchmark's loop (1000 iterations of 6144 bytes, state 2048)
+  // with a fifth of its iterations to run again: the last 800 taped, the
+  // first 200 run again from one snapshot, the state at the loop's entry.
+  CHECK(plan(1000, 6144, 2048, 0.2) == 1);
+  CHECK(site.segment == 800);
+  // Without a share, or with less than one iteration's worth: tape it all.
+  CHECK(plan(1000, 6144, 2048, 0) == 0);
+  CHECK(plan(1000, 6144, 2048, 0.0009) == 0);
+  CHECK(plan(1, 6144, 2048, 0.2) == 0);
+  // A loop cheap beside the primal may run every iteration again: segments
+  // near sqrt(1000 * 50 / 100) = 22 iterations, a snapshot for each but
+  // the last, far less memory than the 100000 bytes of its tape.
+  int snapshots = plan(1000, 100, 50, 1.0);
+  CHECK(site.segment == 22);
+  CHECK(snapshots == 45);
+  CHECK(22 * 100 + snapshots * 50 < 1000 * 100);
+  // A state larger than the tape it saves: tape every iteration.
+  CHECK(plan(1000, 8, 8000, 0.2) == 0);
+  // With a budget in force, the budget decides (here: it all fits).
+  setenv("CGP_MEMORY_BUDGET", "1GiB", 1);
+  CHECK(plan(1000, 6144, 2048, 0.2) == 0);
+  unsetenv("CGP_MEMORY_BUDGET");
+
+  // The schedule of the first plan: the forward sweep runs 200 iterations
+  // untaped and tapes 800, the reverse sweep runs the 200 again, taped; no
+  // other iteration runs again, every one is reversed in order, and the
+  // tape holds at most 800 iterations.
+  resetStats();
+  {
+    REQUIRE(plan(1000, 6144, 2048, 0.2) == 1);
+    LoopCheckpoints c;
+    c.start(1000, 1, 2048, site);
+    SimulatedTape tape(1000);
+    std::int64_t advanced = 0;
+    for (;;) {
+      ScheduleAction a = c.next();
+      if (a.kind == ScheduleAction::Done)
+        break;
+      if (a.isAdvance())
+        advanced += a.to - a.step;
+      if (a.isTape())
+        tape.tape(a);
+      if (a.isReverse())
+        tape.reverse(a);
+    }
+    c.finish();
+    CHECK(tape.expected == -1);
+    CHECK(advanced == 200);
+    CHECK(tape.peak == 800);
+  }
+  CHECK(stats().recomputedIterations == 0);
+  resetStats();
+}
+
 TEST_CASE("a changed plan at one site counts a retrace", "[checkpoint][stats]") {
   resetStats();
   LoopSite site;

@@ -115,3 +115,62 @@ TEST_CASE("cheap values are recomputed, accumulators and elements stored", "[pla
   for (const ValueDecision &v : none.values)
     CHECK_FALSE(v.recompute);
 }
+
+TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planner]") {
+  auto l = cgp_test::lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(W) double k(const double *W, int T) {
+      double h[16] = {};
+      for (int t = 0; t < T; ++t)
+        for (int i = 0; i < 16; ++i)
+          h[i] = W[i] * h[i] * h[i] + W[i + 16];
+      double loss = 0;
+      for (int i = 0; i < 16; ++i)
+        loss += h[i];
+      return loss;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  normalizeControl(k, l->module);
+  hoistCalls(k, l->module);
+  markCountedLoops(k);
+  hoistDecls(k);
+  std::map<const StmtNode *, VarSet> reads;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index &&
+        s->lhs->var->name == "h" && s->value->kind == ExprKind::Binary)
+      reads[s.get()] = {s->lhs->var};
+  });
+  Summaries sums;
+  TbrResult storeAll = analyzeToBeRecorded(k, reads, {}, sums);
+  auto shareOf = [&](const PlanOptions &options) {
+    FunctionPlan plan = planValues(k, reads, storeAll, options, sums);
+    std::vector<double> shares;
+    for (const LoopDecision &loop : plan.loops)
+      if (loop.label != "zero fill")
+        shares.push_back(loop.replayShare);
+    return shares;
+  };
+  PlanOptions options;
+  // The loop over t is nearly all of the primal and all of the tape: a
+  // fifth of its iterations; the loop inside it and the sum after it
+  // (which tapes nothing) get none.
+  std::vector<double> shares = shareOf(options);
+  REQUIRE(shares.size() == 3);
+  CHECK(shares[0] >= 0.2);
+  CHECK(shares[0] < 0.21);
+  CHECK(shares[1] == 0);
+  CHECK(shares[2] == 0);
+  // A budget, store-all or no allowance: no share.
+  options.memoryBudget = 1 << 20;
+  CHECK(shareOf(options)[0] == 0);
+  options.memoryBudget = -1;
+  options.storeAll = true;
+  CHECK(shareOf(options)[0] == 0);
+  options.storeAll = false;
+  options.replayAllowance = 0;
+  CHECK(shareOf(options)[0] == 0);
+  // A loop a tenth of the primal would run every iteration again.
+  options.replayAllowance = 10;
+  CHECK(shareOf(options)[0] == 1);
+}

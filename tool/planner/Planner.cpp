@@ -8,6 +8,7 @@
 #include "planner/Planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace cgp {
@@ -73,6 +74,39 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
   return "";
 }
 
+/// The replay allowance (`left`, operation units) goes to the kernel's
+/// outermost loops, the one whose stored values take the most tape first.
+/// Each gets the
+/// share of its iterations that `left` pays for running again, at most all
+/// of them, and what it takes is gone for the next. At run time the loop
+/// tapes only its last iterations and runs the others again from
+/// snapshots (planLoopReversal), when that holds less than its whole tape.
+void shareReplays(FunctionPlan &plan,
+                  const std::map<const StmtNode *, std::set<const StmtNode *>> &outermost,
+                  double left) {
+  std::vector<LoopDecision *> order;
+  for (LoopDecision &loop : plan.loops) {
+    auto inside = outermost.find(loop.loop);
+    if (inside == outermost.end())
+      continue;
+    for (const ValueDecision &v : plan.values)
+      if (!v.recompute && inside->second.count(v.definition))
+        loop.tapeBytes += v.bytes;
+    if (loop.tapeBytes > 0 && loop.cost > 0)
+      order.push_back(&loop);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const LoopDecision *a, const LoopDecision *b) {
+    return a->tapeBytes > b->tapeBytes;
+  });
+  for (LoopDecision *loop : order) {
+    if (left <= 0)
+      break;
+    // In thousandths, as the generated code spells it.
+    loop->replayShare = std::floor(std::min(1.0, left / loop->cost) * 1000) / 1000;
+    left -= loop->replayShare * loop->cost;
+  }
+}
+
 } // namespace
 
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
@@ -88,10 +122,22 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
 
   plan.isKernel = f.isKernel;
   plan.pos = f.pos;
+  // The statements of each outermost loop (loops come outer first).
+  std::map<const StmtNode *, std::set<const StmtNode *>> outermost;
+  std::set<const StmtNode *> nested;
   forEachStmt(f.body, [&](const StmtRef &s) {
     if (s->kind != StmtKind::For && s->kind != StmtKind::While && s->kind != StmtKind::DoWhile)
       return;
     LoopDecision loop;
+    if (!nested.count(s.get())) {
+      std::set<const StmtNode *> &inside = outermost[s.get()];
+      forEachStmt(s, [&](const StmtRef &n) {
+        inside.insert(n.get());
+        nested.insert(n.get());
+        for (const ExprRef &e : ownExprs(n))
+          loop.cost += freq.of(n.get()) * exprCost(e);
+      });
+    }
     loop.loop = s.get();
     loop.pos = s->pos;
     loop.label = s->counted.index ? "loop over " + s->counted.index->name
@@ -203,6 +249,8 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
   for (ValueDecision &v : plan.values)
     if (!v.candidate)
       v.reason = "stored: " + v.reason;
+  if (f.isKernel && options.memoryBudget < 0)
+    shareReplays(plan, outermost, options.replayAllowance * plan.primalCost);
   return plan;
 }
 

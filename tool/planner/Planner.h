@@ -40,6 +40,14 @@ struct PlanOptions {
   /// The most recompute time the default plan adds, as a share of the
   /// primal's time.
   double recomputeAllowance = 0.25;
+  /// Without a memory budget, the most time the default plan spends running
+  /// loop iterations again (its replay allowance), as a share of the
+  /// primal's time. The default plan aims at 1.1x store-all's time; a
+  /// gradient takes at least twice the primal's (a forward and a reverse
+  /// sweep), so a fifth of the primal is at most a tenth of the gradient.
+  /// Recomputed values need no share of it: they take the place of a push
+  /// and a pop.
+  double replayAllowance = 0.2;
   /// --memory-budget in bytes, or -1 for none (CGP_MEMORY_BUDGET may still
   /// set one at run time).
   int64_t memoryBudget = -1;
@@ -78,6 +86,14 @@ struct LoopDecision {
   double runs = 0;    // times the loop starts per call (estimated)
   std::string strategy;
   std::string reason;
+  /// Without a memory budget: the share of its iterations the default plan
+  /// may run again in the reverse sweep (its part of the replay allowance,
+  /// over the loop's time), so that it tapes only the last ones. 0 for
+  /// loops inside loops, helpers' loops, loops that cannot keep snapshots
+  /// and store-all.
+  double replayShare = 0;
+  double tapeBytes = 0; // tape bytes per call of the values stored in it (estimated)
+  double cost = 0;      // operation units per call of the loop (estimated)
 };
 
 struct FunctionPlan {

@@ -100,7 +100,8 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"trip_source", l.tripSource},
                        {"runs", l.runs},
                        {"strategy", l.strategy},
-                       {"reason", l.reason}});
+                       {"reason", l.reason},
+                       {"replay_share", l.replayShare}});
     functions.push_back({{"name", p.function},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
@@ -126,6 +127,7 @@ std::string planDocument(const std::vector<std::string> &inputObjects, const Pla
   doc["strategy"] = options.storeAll ? "store-all" : "cgp";
   doc["weights"] = {{"alpha", options.alpha}, {"beta", options.beta}, {"gamma", options.gamma}};
   doc["recompute_allowance"] = options.recomputeAllowance;
+  doc["replay_allowance"] = options.memoryBudget < 0 ? options.replayAllowance : 0.0;
   doc["default_trip_count"] = kDefaultTripCount;
   doc["inputs"] = nlohmann::json::array();
   for (const std::string &object : inputObjects)

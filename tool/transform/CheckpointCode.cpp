@@ -103,10 +103,10 @@ ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptio
     optional.push_back(runtimeConstant(std::string("cgp::rt::IterationTapes::") + name,
                                        ScalarType{ScalarType::Integer, "cgp::rt::IterationTapes"}));
     given.push_back(options.iterationTapes != Tapes::Alike);
-    if (options.iterationTapes == Tapes::UnevenlyKeepingLocals) {
-      optional.push_back(floatLit(options.keptBytes, ScalarType::doubleType()));
-      given.push_back(true);
-    }
+    optional.push_back(floatLit(options.keptBytes, ScalarType::doubleType()));
+    given.push_back(options.iterationTapes == Tapes::UnevenlyKeepingLocals);
+    optional.push_back(floatLit(options.replayShare, ScalarType::doubleType()));
+    given.push_back(options.replayShare > 0);
   }
   // Up to the last one that differs from its default.
   std::size_t count = given.size();

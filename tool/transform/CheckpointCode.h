@@ -52,6 +52,7 @@ struct PlanCallOptions {
   // Counted loops only: what iterations tape (cgp::rt::IterationTapes).
   enum class Tapes { Alike, Unevenly, UnevenlyKeepingLocals } iterationTapes = Tapes::Alike;
   double keptBytes = 0; // with UnevenlyKeepingLocals: the bytes a Keep action pushes
+  double replayShare = 0; // counted loops only: the plan's replay allowance (no budget)
 };
 
 /// The call of the runtime's plan function with `args` and, as far as they

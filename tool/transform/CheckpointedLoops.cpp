@@ -39,6 +39,7 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 namespace cgp {
@@ -344,7 +345,8 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
 
 SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
                                                          const std::vector<Var *> &state,
-                                                         bool plansInside, Var *outerSite) {
+                                                         bool plansInside, Var *outerSite,
+                                                         double replayShare) {
   Module &m = adj_.module();
   Sweeps storeAll = sweepCountedLoop(s, inner);
   Var *i = s->counted.index;
@@ -443,10 +445,18 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     std::sort(kept.begin(), kept.end(), VarLess());
   }
   Sweeps out;
+  std::string withoutBudget;
+  if (replayShare > 0) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * replayShare);
+    withoutBudget = "with no budget in force, tape the last iterations and run the first " +
+                    std::string(share) + " again (the plan's replay allowance) if that holds "
+                    "less; under CGP_MEMORY_BUDGET, ";
+  }
   out.fwd.push_back(comment(
-      "loop over " + i->name + ": at run time, tape every iteration if that fits the memory "
-      "budget, else keep snapshots of its state (" + stateNames + ") on a binomial schedule and "
-      "replay iterations in the reverse sweep" + describeBound(bound) +
+      "loop over " + i->name + ": at run time, " + withoutBudget + "tape every iteration if "
+      "that fits the memory budget, else keep snapshots of its state (" + stateNames + ") on a "
+      "binomial schedule and replay iterations in the reverse sweep" + describeBound(bound) +
       (bytesVary ? "; the first iterations may be taped while they fit, and the rest planned "
                    "in the room they leave"
                  : "")));
@@ -476,6 +486,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   plan.nestedPlans = plansInside;
   plan.laterLoopsBytes = laterLoopsBytes;
   plan.keptBytes = snapshotBytes(kept);
+  plan.replayShare = replayShare;
   plan.iterationTapes = !bytesVary        ? PlanCallOptions::Tapes::Alike
                         : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
                                             : PlanCallOptions::Tapes::UnevenlyKeepingLocals;

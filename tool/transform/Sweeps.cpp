@@ -14,6 +14,7 @@
 #include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
 
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -93,6 +94,8 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
   for (LoopDecision &loop : plan.loops) {
+    if (!replaying_.count(loop.loop))
+      loop.replayShare = 0;
     auto choice = loopChoices_.find(loop.loop);
     if (choice != loopChoices_.end()) {
       loop.strategy = choice->second.first;
@@ -501,6 +504,30 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       innerPlans_ = true;
       return sweepOnlineLoop(s, inner, step, state, sweepCountedLoop(s, inner), plansInside,
                              outerSite);
+    }
+    double replayShare = 0;
+    for (const LoopDecision &l : plan.loops)
+      if (l.loop == s.get())
+        replayShare = l.replayShare;
+    if (checkpointable && options_.memoryBudget < 0 && replayShare > 0 && loopDepth() == 0 &&
+        !plansInside) {
+      // Without --memory-budget, an outermost loop may spend the plan's
+      // replay allowance: tape its last iterations only.
+      std::string names;
+      for (Var *v : state)
+        names += (names.empty() ? "" : ", ") + v->name;
+      char share[32];
+      std::snprintf(share, sizeof share, "%.1f%%", 100 * replayShare);
+      loopChoices_[s.get()] = {
+          "tape the last iterations, run the first " + std::string(share) +
+              " again from snapshots (the replay allowance)",
+          "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) pays "
+              "for running " + std::string(share) + " of its iterations again; chosen at run "
+              "time, for the trip count met, when that holds less than its whole tape (under "
+              "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + names};
+      innerPlans_ = true;
+      replaying_.insert(s.get());
+      return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
     }
     if (checkpointable && options_.memoryBudget < 0) {
       // Without --memory-budget the loop is taped; the code that could

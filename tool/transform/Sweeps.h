@@ -100,9 +100,11 @@ private:
   /// `plansInside`: loops in its body plan their own reversal too.
   /// `outerSite`: the site of the loop around it that may plan, or null;
   /// then it plans only when that loop's plan leaves it room.
+  /// `replayShare`: without a memory budget, the plan's replay allowance
+  /// for this loop (LoopDecision::replayShare).
   Sweeps sweepCheckpointedLoop(const StmtRef &s, const Sweeps &inner,
                                const std::vector<Var *> &state, bool plansInside,
-                               Var *outerSite);
+                               Var *outerSite, double replayShare = 0);
   /// Bytes of `state`, and estimates of one taped iteration of `s`, of what
   /// the kernel pushes after it outside loops that plan their own reversal
   /// (`afterBytes`), and of what those loops would tape whole
@@ -156,6 +158,8 @@ private:
   mutable std::map<const StmtNode *, std::set<const Var *>> writtenByLoop_;
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
+  /// Loops that spend the plan's replay allowance (the others' is dropped).
+  std::set<const StmtNode *> replaying_;
   VarSet logged_;
   Var *nullPointer_ = nullptr; // `nullptr`, for pullback arguments without adjoint
   /// Values the plan recomputes, by the statement whose reverse they precede.
