@@ -235,7 +235,7 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
 /// With no budget in force, the default plan's replay allowance: the
 /// segments (and their snapshots) that run at most `share` of `steps`
 /// iterations again, with the least memory; 0 snapshots when taping every
-/// iteration holds less. With a snapshot per segment nothing is replayed
+/// iteration holds less, or its whole tape is at most 64 KiB. With a snapshot per segment nothing is replayed
 /// beyond the forward sweep's untaped run, and every iteration before the
 /// last segment runs once more, taped: the last segment holds at least
 /// steps - share * steps iterations. Shorter segments, more of them, would
@@ -244,11 +244,17 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
 /// k = sqrt(steps * stateBytes / iterationBytes)).
 int planWithinReplays(double share, double iterationBytes, std::size_t stateBytes,
                       std::int64_t steps, std::int64_t &segment) {
+  // A loop whose whole tape is this small is taped: it fits in a core's
+  // cache, and its schedule's few out-of-line calls would cost a short
+  // call more time than the memory is worth.
+  const double kSmallTape = 64 * 1024;
+  const double perIteration = std::max(iterationBytes, 1.0);
+  if (static_cast<double>(steps) * perIteration <= kSmallTape)
+    return 0;
   std::int64_t again = std::min<std::int64_t>(
       static_cast<std::int64_t>(std::floor(share * static_cast<double>(steps))), steps - 1);
   if (again < 1)
     return 0;
-  const double perIteration = std::max(iterationBytes, 1.0);
   const double balanced =
       std::sqrt(static_cast<double>(steps) * static_cast<double>(stateBytes) / perIteration);
   std::int64_t k = std::max(steps - again,

@@ -124,7 +124,8 @@ struct LoopSite {
 /// replay allowance, what the recompute allowance leaves after values):
 /// the plan tapes the last iterations and keeps snapshots for the first
 /// ones, running at most that share again, with the least memory. 0 (the
-/// default) or no gain in memory: tape every iteration.
+/// default), no gain in memory or a whole tape of at most 64 KiB: tape
+/// every iteration.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
                      bool nestedPlans = false, double laterLoopsBytes = 0,

@@ -140,7 +140,12 @@ TEST_CASE("with no budget, the default plan runs at most its replay share again"
   CHECK(snapshots == 45);
   CHECK(22 * 100 + snapshots * 50 < 1000 * 100);
   // A state larger than the tape it saves: tape every iteration.
-  CHECK(plan(1000, 8, 8000, 0.2) == 0);
+  CHECK(plan(10000, 8, 80000, 0.2) == 0);
+  // A whole tape of at most 64 KiB: taped (8192 iterations of 8 bytes),
+  // one iteration more and a fifth of them runs again.
+  CHECK(plan(8192, 8, 16, 0.2) == 0);
+  CHECK(plan(8193, 8, 16, 0.2) == 1);
+  CHECK(site.segment == 8193 - 1638);
   // With a budget in force, the budget decides (here: it all fits).
   setenv("CGP_MEMORY_BUDGET", "1GiB", 1);
   CHECK(plan(1000, 6144, 2048, 0.2) == 0);

@@ -471,6 +471,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Var *mark = makeTemp(m, i->name + "_mark", ScalarType{ScalarType::Integer, "std::size_t"}, true);
   if (bound.known)
     iterationBytes = bound.most;
+  warnBelowMinimum(s, 1, stateBytes, bound.known && !plansInside ? iterationBytes : 0);
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   if (!plansInside && !bound.known) {
     std::vector<StmtRef> probe =
@@ -531,6 +532,24 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   out.rev.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
                            block(storeAll.rev), block(reverse)));
   return out;
+}
+
+void SweepBuilder::warnBelowMinimum(const StmtRef &s, int snapshots, double stateBytes,
+                                    double iterationBytes) {
+  if (options_.memoryBudget < 0 || !warn_)
+    return;
+  const double least = snapshots * stateBytes + 16 + iterationBytes;
+  if (least <= static_cast<double>(options_.memoryBudget))
+    return;
+  auto bytes = [](double b) { return std::to_string(static_cast<long long>(b)) + " bytes"; };
+  std::string parts = (snapshots == 1 ? "one snapshot of its state (" : "two snapshots of its state (") +
+                      bytes(stateBytes) + (snapshots == 1 ? ")" : " each)");
+  if (iterationBytes > 0)
+    parts += ", one iteration's tape (" + bytes(iterationBytes) + ")";
+  warn_(s->pos, "--memory-budget=" + std::to_string(options_.memoryBudget) +
+                    " is below what this loop needs at the least: " + parts +
+                    " and 16 bytes of records, " + bytes(least) +
+                    "; its runs will use that minimum (CGP_DEBUG=1 says so)");
 }
 
 } // namespace cgp

@@ -128,6 +128,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                             "replay iterations in the reverse sweep" + describeBound(bound)));
   if (bound.known)
     iterationBytes = bound.most;
+  warnBelowMinimum(s, 2, stateBytes, bound.known && !plansInside ? iterationBytes : 0);
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   // A counted loop's index lives in a scope of its own around the probe
   // (iteration 0, its index the start) and around the loop run untaped, so

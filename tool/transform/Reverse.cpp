@@ -141,7 +141,10 @@ private:
     return SweepBuilder(
         f, act, adj, summaries_, options_,
         [this](const CallVariantKey &key) { return variant(key); },
-        [this](const SourcePos &pos, const std::string &m) { fail(pos, m); });
+        [this](const SourcePos &pos, const std::string &m) { fail(pos, m); },
+        [this](const SourcePos &pos, const std::string &m) {
+          warnings_.push_back(TransformError{pos, m});
+        });
   }
 
   Module &module_;

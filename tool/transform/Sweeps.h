@@ -55,10 +55,13 @@ public:
   using VariantFn = std::function<const CallVariant *(const CallVariantKey &)>;
   using FailFn = std::function<void(const SourcePos &, const std::string &)>;
 
+  /// `warn` reports what compiles but will not do what was asked (a
+  /// --memory-budget below what a loop needs at the least).
   SweepBuilder(const Function &f, const ActivityResult &activity, AdjointMap &adjoints,
-               Summaries &summaries, const PlanOptions &options, VariantFn variants, FailFn fail)
+               Summaries &summaries, const PlanOptions &options, VariantFn variants, FailFn fail,
+               FailFn warn = nullptr)
       : f_(f), act_(activity), adj_(adjoints), sums_(summaries), options_(options),
-        variants_(std::move(variants)), fail_(std::move(fail)) {}
+        variants_(std::move(variants)), fail_(std::move(fail)), warn_(std::move(warn)) {}
 
   /// Builds both sweeps. `neededAtEntry`: pointer parameters whose old
   /// values the caller needs; `logged`: pointer parameters into the
@@ -118,6 +121,13 @@ private:
   Sweeps sweepOnlineLoop(const StmtRef &s, const Sweeps &inner, const Sweeps &step,
                          const std::vector<Var *> &state, Sweeps taped, bool plansInside,
                          Var *outerSite);
+  /// Under --memory-budget, warns at `s` when the budget is below what the
+  /// loop needs at the least, as far as that is known when compiling:
+  /// `snapshots` of `stateBytes`, its 16 bytes of records and one
+  /// iteration's tape (`iterationBytes`, 0 if unknown). The run then uses
+  /// that minimum (cgp/checkpoint.h), and says so under CGP_DEBUG=1.
+  void warnBelowMinimum(const StmtRef &s, int snapshots, double stateBytes,
+                        double iterationBytes);
   /// The thread_local LoopSite of a loop that may plan its reversal, made
   /// on first use (its declaration goes with the loop's code).
   Var *loopSite(const StmtRef &s);
@@ -129,6 +139,7 @@ private:
   const PlanOptions &options_;
   VariantFn variants_;
   FailFn fail_;
+  FailFn warn_;
   bool failed_ = false;
 
   /// The pop that restores `lhs` in the reverse sweep (with its redo log).

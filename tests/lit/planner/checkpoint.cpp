@@ -19,6 +19,14 @@
 // NONE-NEXT: cgp::rt::IterationTapes::Alike, 0.0, 0.2{{[0-9]*}});
 // NONE-LABEL: void inplace_grad(
 // NONE-NOT: LoopCheckpoints
+// A budget below what the loop needs at the least (one snapshot of x and v,
+// one iteration's tape, the loop's records: 40 bytes) compiles with a
+// warning at the loop; 64 KiB gives none.
+// RUN: %cgpad --memory-budget=32 %s -o %t/low -- -std=c++17 2>&1 | FileCheck %s --check-prefix=LOW
+// LOW: checkpoint.cpp:[[#@LINE+12]]:3: warning: --memory-budget=32 is below what this loop needs at the least: one snapshot of its state (16 bytes), one iteration's tape (8 bytes) and 16 bytes of records, 40 bytes; its runs will use that minimum (CGP_DEBUG=1 says so)
+// LOW: 1 warning generated.
+// RUN: %cgpad --memory-budget=64KiB %s -o %t/ok -- -std=c++17 2>&1 | FileCheck %s --allow-empty --check-prefix=OK
+// OK-NOT: warning
 // RUN: %expect-exit 2 %cgpad --memory-budget=lots %s -o %t/bad -- -std=c++17 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: cgp-ad: error: --memory-budget takes a size such as 64MiB, 512KiB, 1GiB or a number of bytes, not 'lots'
 #include <cgp/cgp.h>
