@@ -360,7 +360,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   std::string stateNames;
   loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
 
-  Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints", "cgp::rt::LoopCheckpoints");
+  Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints",
+                                       "thread_local cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));

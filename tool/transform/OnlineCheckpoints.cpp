@@ -76,7 +76,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                            "checkpointing of its state",
                            "chosen at run time; state: " + stateNames};
 
-  Var *checkpoints = newRuntimeObject(m, name + "_checkpoints", "cgp::rt::LoopCheckpoints");
+  Var *checkpoints = newRuntimeObject(m, name + "_checkpoints",
+                                       "thread_local cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));

@@ -58,9 +58,9 @@ double nest(const double *w, const int *len, int A) {
 // EXPLAIN-NEXT: its trip count is a constant: the loop around it plans for all of it
 
 // CHECK-LABEL: double nest_grad(
-// CHECK: cgp::rt::LoopCheckpoints c_checkpoints;
-// CHECK: cgp::rt::LoopCheckpoints b_checkpoints;
-// CHECK: cgp::rt::LoopCheckpoints a_checkpoints;
+// CHECK: thread_local cgp::rt::LoopCheckpoints c_checkpoints;
+// CHECK: thread_local cgp::rt::LoopCheckpoints b_checkpoints;
+// CHECK: thread_local cgp::rt::LoopCheckpoints a_checkpoints;
 // CHECK-NOT: {{[dek]}}_checkpoints
 // No probe of a's or b's first iteration; b and c measure and plan only
 // when the loop around them leaves them room; else they tape.

@@ -38,7 +38,7 @@ double relax(const double *p, double tol) {
 
 // CHECK-LABEL: double relax_grad(
 // CHECK: thread_local cgp::rt::LoopSite loop1_site;
-// CHECK-NEXT: cgp::rt::LoopCheckpoints loop1_checkpoints;
+// CHECK-NEXT: thread_local cgp::rt::LoopCheckpoints loop1_checkpoints;
 // CHECK: an iteration tapes 16 bytes, so no probe measures it
 // CHECK-NEXT: double loop1_iteration_bytes = 16.0;
 // CHECK-NOT: beginProbe
