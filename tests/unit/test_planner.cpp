@@ -11,6 +11,17 @@
 
 using namespace cgp;
 
+/// The snippet's kernel as the sweep builder gets it: control normalized,
+/// calls as statements, counted loops marked, locals hoisted.
+static Function &prepared(cgp_test::Lowered &l) {
+  Function &k = *l.kernels[0];
+  normalizeControl(k, l.module);
+  hoistCalls(k, l.module);
+  markCountedLoops(k);
+  hoistDecls(k);
+  return k;
+}
+
 TEST_CASE("the cost model counts operations and loop trips", "[planner]") {
   Module m;
   Var v;
@@ -62,11 +73,7 @@ TEST_CASE("cheap values are recomputed, accumulators and elements stored", "[pla
       return loss;
     })");
   REQUIRE_FALSE(l->hasErrors);
-  Function &k = *l->kernels[0];
-  normalizeControl(k, l->module);
-  hoistCalls(k, l->module);
-  markCountedLoops(k);
-  hoistDecls(k);
+  Function &k = prepared(*l);
   // What the reverse code reads, as the sweep builder would find it.
   std::map<const StmtNode *, VarSet> reads;
   Var *z = nullptr, *g = nullptr, *h = nullptr;
@@ -130,11 +137,7 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
       return loss;
     })");
   REQUIRE_FALSE(l->hasErrors);
-  Function &k = *l->kernels[0];
-  normalizeControl(k, l->module);
-  hoistCalls(k, l->module);
-  markCountedLoops(k);
-  hoistDecls(k);
+  Function &k = prepared(*l);
   std::map<const StmtNode *, VarSet> reads;
   forEachStmt(k.body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index &&
