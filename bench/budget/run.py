@@ -122,6 +122,13 @@ def main():
         start = doc.find("## Budgets:")
         if start >= 0:
             end = doc.find("\n## ", start + 1)
+            old = doc[start:end + 1] if end >= 0 else doc[start:]
+            # Hand-written notes below the last table stay (they are updated by hand).
+            last_row = old.rfind("\n| ")
+            notes_at = old.find("\n\n", last_row) if last_row >= 0 else -1
+            notes = old[notes_at + 2:].strip("\n") if notes_at >= 0 else ""
+            if notes:
+                section += "\n" + notes + "\n"
             doc = doc[:start] + section + ("\n" + doc[end + 1:] if end >= 0 else "")
         else:
             at = doc.find("## Suite:")
