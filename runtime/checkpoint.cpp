@@ -235,9 +235,10 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
 /// With no budget in force, the default plan's replay allowance: the
 /// segments (and their snapshots) that run at most `share` of `steps`
 /// iterations again, with the least memory; 0 snapshots when taping every
-/// iteration holds less, or its whole tape is at most 64 KiB. With a snapshot per segment nothing is replayed
-/// beyond the forward sweep's untaped run, and every iteration before the
-/// last segment runs once more, taped: the last segment holds at least
+/// iteration holds less, or its whole tape is at most 64 KiB. With a
+/// snapshot per segment nothing is replayed beyond the forward sweep's
+/// untaped run, and every iteration before the last segment runs once
+/// more, taped: the last segment holds at least
 /// steps - share * steps iterations. Shorter segments, more of them, would
 /// run more again; longer ones pay only when snapshots outweigh tape (the
 /// memory, k * iterationBytes + snapshots * stateBytes, is least near

@@ -121,9 +121,8 @@ struct LoopSite {
 /// of the rest.
 /// `replayShare`: with no budget in force, the share of the loop's
 /// iterations the default plan may run again in the reverse sweep (its
-/// replay allowance, what the recompute allowance leaves after values):
-/// the plan tapes the last iterations and keeps snapshots for the first
-/// ones, running at most that share again, with the least memory. 0 (the
+/// part of the replay allowance, PlanOptions::replayAllowance): the plan
+/// tapes the last iterations and keeps snapshots for the first ones, running at most that share again, with the least memory. 0 (the
 /// default), no gain in memory or a whole tape of at most 64 KiB: tape
 /// every iteration.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,

@@ -76,9 +76,8 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
 
 /// The replay allowance (`left`, operation units) goes to the kernel's
 /// outermost loops, the one whose stored values take the most tape first.
-/// Each gets the
-/// share of its iterations that `left` pays for running again, at most all
-/// of them, and what it takes is gone for the next. At run time the loop
+/// Each gets the share of its iterations that `left` pays for running
+/// again, at most all of them, and what it takes is gone for the next. At run time the loop
 /// tapes only its last iterations and runs the others again from
 /// snapshots (planLoopReversal), when that holds less than its whole tape.
 void shareReplays(FunctionPlan &plan,

@@ -8,6 +8,7 @@
 #include "transform/Declarations.h"
 
 #include <cctype>
+#include <cstdio>
 
 namespace cgp {
 
@@ -23,6 +24,19 @@ std::string loopObjectPrefix(const StmtRef &loop) {
     if (!std::isalnum(static_cast<unsigned char>(c)))
       c = '_';
   return name;
+}
+
+std::string stateNames(const std::vector<Var *> &state) {
+  std::string names;
+  for (const Var *v : state)
+    names += (names.empty() ? "" : ", ") + v->name;
+  return names;
+}
+
+std::string shareText(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
+  return text;
 }
 
 bool hasEffectfulCall(const ExprRef &e) {

@@ -26,6 +26,12 @@ Var *newRuntimeObject(Module &m, const std::string &name, const std::string &typ
 /// index's name, or its label.
 std::string loopObjectPrefix(const StmtRef &loop);
 
+/// The names of a loop's state variables, for comments and the plan: "h, c".
+std::string stateNames(const std::vector<Var *> &state);
+
+/// A replay share as comments and the plan spell it: 0.2 -> "20.0%".
+std::string shareText(double share);
+
 /// True if `e` calls anything or pops the tape (a replay would repeat it).
 bool hasEffectfulCall(const ExprRef &e);
 

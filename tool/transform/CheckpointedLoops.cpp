@@ -39,7 +39,6 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 namespace cgp {
@@ -243,8 +242,7 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
   // iteration, and of what the rest of the kernel pushes after the loop.
   Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
   stateBytes = snapshotBytes(state);
-  for (Var *v : state)
-    stateNames += (stateNames.empty() ? "" : ", ") + v->name;
+  stateNames = cgp::stateNames(state);
   // Estimates when compiling; with a budget in force the run measures one
   // taped iteration instead.
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
@@ -447,13 +445,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   }
   Sweeps out;
   std::string withoutBudget;
-  if (replayShare > 0) {
-    char share[32];
-    std::snprintf(share, sizeof share, "%.1f%%", 100 * replayShare);
+  if (replayShare > 0)
     withoutBudget = "with no budget in force, tape the last iterations and run the first " +
-                    std::string(share) + " again (the plan's replay allowance) if that holds "
-                    "less; under CGP_MEMORY_BUDGET, ";
-  }
+                    shareText(replayShare) + " again (the plan's replay allowance) if that "
+                    "holds less; under CGP_MEMORY_BUDGET, ";
   out.fwd.push_back(comment(
       "loop over " + i->name + ": at run time, " + withoutBudget + "tape every iteration if "
       "that fits the memory budget, else keep snapshots of its state (" + stateNames + ") on a "

@@ -14,7 +14,6 @@
 #include "transform/CheckpointCode.h"
 #include "transform/Declarations.h"
 
-#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -513,18 +512,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
         !plansInside) {
       // Without --memory-budget, an outermost loop may spend the plan's
       // replay allowance: tape its last iterations only.
-      std::string names;
-      for (Var *v : state)
-        names += (names.empty() ? "" : ", ") + v->name;
-      char share[32];
-      std::snprintf(share, sizeof share, "%.1f%%", 100 * replayShare);
+      const std::string share = shareText(replayShare);
       loopChoices_[s.get()] = {
-          "tape the last iterations, run the first " + std::string(share) +
+          "tape the last iterations, run the first " + share +
               " again from snapshots (the replay allowance)",
           "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) pays "
-              "for running " + std::string(share) + " of its iterations again; chosen at run "
+              "for running " + share + " of its iterations again; chosen at run "
               "time, for the trip count met, when that holds less than its whole tape (under "
-              "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + names};
+              "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
       innerPlans_ = true;
       replaying_.insert(s.get());
       return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
@@ -532,25 +527,19 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     if (checkpointable && options_.memoryBudget < 0) {
       // Without --memory-budget the loop is taped; the code that could
       // checkpoint it costs compilers (GCC) speed in the loops around it.
-      std::string names;
-      for (Var *v : state)
-        names += (names.empty() ? "" : ", ") + v->name;
       loopChoices_[s.get()] = {"tape every iteration",
-                               "no --memory-budget; with one, snapshots of its state (" + names +
-                                   ") could replace the tape at run time"};
+                               "no --memory-budget; with one, snapshots of its state (" +
+                                   stateNames(state) + ") could replace the tape at run time"};
       return sweepCountedLoop(s, std::move(inner));
     }
     if (checkpointable) {
-      std::string names;
-      for (Var *v : state)
-        names += (names.empty() ? "" : ", ") + v->name;
       loopChoices_[s.get()] = {"tape every iteration if that fits the memory budget, else "
                                "binomial checkpointing of its state",
                                "chosen at run time" +
                                    std::string(loopDepth() > 0 ? ", at each run of the loop "
                                                                 "around it"
                                                               : "") +
-                                   "; state: " + names};
+                                   "; state: " + stateNames(state)};
       innerPlans_ = true;
       return sweepCheckpointedLoop(s, inner, state, plansInside, outerSite);
     }
