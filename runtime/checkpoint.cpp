@@ -374,10 +374,10 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
       else
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: binomial checkpointing "
                      "with %d snapshots of %zu bytes, segments of %lld iterations taped at "
-                     "once, %lld replayed iterations (budget %lld)%s\n",
+                     "once, %lld iterations run again (budget %lld)%s\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
                      snapshots, stateBytes, static_cast<long long>(segment),
-                     static_cast<long long>(extraReplays(steps, snapshots, segment)),
+                     static_cast<long long>(reverseRuns(steps, snapshots, segment)),
                      static_cast<long long>(budget),
                      leaveRoom ? "; half the room left to the loops inside it" : "");
     }
@@ -595,10 +595,10 @@ void LoopCheckpoints::planRest() {
     saidTaped = run_.taped;
     std::fprintf(stderr, "cgp-debug: loop of %lld iterations: the first %lld taped (%.0f "
                  "bytes), then binomial checkpointing of the rest with %d snapshots, segments "
-                 "of %lld iterations, %lld replayed iterations\n",
+                 "of %lld iterations, %lld iterations run again\n",
                  static_cast<long long>(run_.total), static_cast<long long>(run_.taped),
                  run_.room - room, snapshots, static_cast<long long>(segment),
-                 static_cast<long long>(extraReplays(rest, snapshots, segment)));
+                 static_cast<long long>(reverseRuns(rest, snapshots, segment)));
   }
 }
 
@@ -672,10 +672,14 @@ void LoopCheckpoints::endProbe() {
 void LoopCheckpoints::finish() {
   if (!active_)
     return;
+  // Every iteration is taped once; what else ran is recomputation: the
+  // untaped Advance runs (those of the forward sweep included: the
+  // iterations they ran are taped again later), and for a loop planned
+  // online its whole untaped forward run.
   if (run_.schedule && run_.schedule->steps() > 0)
-    countRecomputedIterations(run_.schedule->replayed() - run_.schedule->forwardAdvance());
+    countRecomputedIterations(run_.schedule->replayed());
   if (run_.stretches)
-    countRecomputedIterations(run_.stretches->replayed());
+    countRecomputedIterations(run_.stretches->steps() + run_.stretches->replayed());
   run_.schedule.reset();
   run_.stretches.reset();
   nextDue_ = -1;

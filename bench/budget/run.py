@@ -7,7 +7,7 @@ build/bench-prefix, installed from build/ if missing) under
 without a budget and the budget build under budgets of 1 KiB to 64 KiB and
 none (CGP_MEMORY_BUDGET, set by the program between measurements), and
 prints a table per input shape: peak tape and snapshot bytes of one call,
-whether they stayed within the budget, replayed iterations, gradient time
+whether they stayed within the budget, iterations run again, gradient time
 relative to store-all's (gradient/primal ratios: each program times the
 kernel's primal next to each gradient), and whether the gradient has
 store-all's bits.
@@ -81,7 +81,7 @@ def main():
         base_ratio = statistics.median(r["grad_s"] / r["primal_s"] for r in base)
         lines = [f"**{scenario}** (store-all: {base[0]['peak_tape_bytes']} bytes, "
                  f"{base_time * 1e3:.3f} ms)", "",
-                 "| budget (bytes) | peak (bytes) | within | replayed iterations | "
+                 "| budget (bytes) | peak (bytes) | within | iterations run again | "
                  "time vs store-all | same bits |", "| --- | --- | --- | --- | --- | --- |"]
         for (s, b), rs in budget.items():
             if s != scenario:

@@ -6,7 +6,7 @@ default build/bench-prefix, installed from build/ if missing) under
 --strategy=store-all and under the default plan, runs store-all, the default
 plan, and the default plan with CGP_MEMORY_BUDGET set to one half and to
 one eighth of store-all's peak tape, and prints a table: gradient time, gradient/primal,
-peak tape bytes, replayed iterations, relative to store-all, and whether the
+peak tape bytes, iterations run again, relative to store-all, and whether the
 gradients have the same bits. With --write-docs it also rewrites the planner
 section of docs/benchmarks.md. Each program times N runs (7) and reports
 medians; it runs K times (5), the plans interleaved, and the table shows the
@@ -84,7 +84,7 @@ def main():
         for f in fractions:
             rows.append((kernel, f"cgp, budget {budgets[f]} B (1/{f})", medians(runs[f]), base))
     lines = ["| kernel | plan | gradient (ms) | gradient / primal | time vs store-all | "
-             "peak tape (bytes) | tape vs store-all | replayed iterations | same bits |",
+             "peak tape (bytes) | tape vs store-all | iterations run again | same bits |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for kernel, label, r, base in rows:
         lines.append(

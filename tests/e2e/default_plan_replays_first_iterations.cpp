@@ -37,7 +37,8 @@
 // LOG: SUMMARY: {{[0-9]+}} checks, 0 failed
 // The tape of 4000 iterations, 16 bytes each, the snapshot and the loop's
 // records: between 64000 and 64100 bytes (store-all's: 80000 and more).
-// STATS: cgp-stats: {"peak_tape_bytes": {{640[0-9][0-9]}}, {{.*}}"recomputed_iterations": 0
+// The harness takes three gradients, and each runs 1000 iterations twice.
+// STATS: cgp-stats: {"peak_tape_bytes": {{640[0-9][0-9]}}, "calls": 3, {{.*}}"recomputed_iterations": 3000}
 #include <cgp/cgp.h>
 #include <cmath>
 
