@@ -118,6 +118,11 @@ namespace {
 /// leaves no snapshot behind.
 thread_local int probing = 0;
 
+/// Bytes that loops taping their first iterations with loops inside keep
+/// for their later iterations (Run::reserved): plans made meanwhile count
+/// them as in use.
+thread_local double reservedBytes = 0;
+
 /// Snapshots of `stateBytes` that fit in `room` bytes, at most one per
 /// iteration (0 when none fits).
 double snapshotsThatFit(double room, std::size_t stateBytes, std::int64_t steps) {
@@ -305,7 +310,8 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
   int snapshots = 0;
   std::int64_t segment = 1;
   bool leaveRoom = false, tapeFirst = false;
-  double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
+  double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes()) +
+                 reservedBytes;
   // The loop's own records on the tape: its trip count or plan, its start.
   const double bookkeeping = 16;
   double room = roomLeft(budget, inUse, afterBytes + bookkeeping, laterLoopsBytes);
@@ -324,6 +330,17 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
       if (fit < 1)
         reportBelowMinimum(budget, "one snapshot", stateBytes, "room for the loops inside it",
                            inUse, afterBytes);
+      // What the loop's last run held, taped whole (measured by
+      // LoopCheckpoints::nextCounted), scaled to this run's trip count, is
+      // less than half the room: tape the iterations first, one at a time,
+      // while this run holds less than half the room, the other half kept
+      // for the iterations after them, which are planned as above if the
+      // first ones took it (other data). Not on a site's first run: there
+      // the first iterations could take room a long later one needs.
+      tapeFirst = tapes != IterationTapes::Alike && fit >= 1 && site.wholeSteps > 0 &&
+                  site.wholeBytes >= 0 &&
+                  site.wholeBytes / static_cast<double>(site.wholeSteps) *
+                          static_cast<double>(steps) < room / 2;
     }
   } else if (budget >= 0 && steps > 1 && static_cast<double>(steps) * iterationBytes > room) {
     snapshots = planSegments(room, iterationBytes, stateBytes, steps, segment);
@@ -342,11 +359,22 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
                  site.segment != segment || site.tapeFirst != tapeFirst ||
                  site.replayShare != replayShare;
+  // A loop with loops inside that starts taping first, its last run having
+  // measured that all of it fits, is not a new plan (no retrace).
+  const bool measuredToFit = leaveRoom && tapeFirst && !site.tapeFirst && site.steps == steps &&
+                             site.budget == budget && site.snapshots == snapshots;
+  // (With another trip count it is a re-plan, counted as before.)
   if (changed) {
-    if (site.steps >= 0)
+    if (site.steps >= 0 && !measuredToFit)
       countRetrace();
     if (debugEnabled()) {
-      if (snapshots == 0 && leaveRoom)
+      if (tapeFirst && leaveRoom)
+        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape iterations while "
+                     "they hold less than half of %.0f bytes, the other half kept for the "
+                     "iterations after them; the loops inside it plan their own reversal "
+                     "(budget %lld)\n", site.steps >= 0 ? "re-plan:" : "plan:",
+                     static_cast<long long>(steps), room, static_cast<long long>(budget));
+      else if (snapshots == 0 && leaveRoom)
         std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape it, the loops inside "
                      "it plan their own reversal (budget %lld)\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
@@ -401,7 +429,8 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   std::int64_t budget = memoryBudget(compiledBudget);
   if (budget < 0 || probing)
     return 0;
-  double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes());
+  double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes()) +
+                 reservedBytes;
   double room = roomLeft(budget, inUse, afterBytes + 16, laterLoopsBytes);
   // The trip count is unknown: half the room for a segment's tape, the rest
   // for snapshots (one more slot than the schedule's count, see
@@ -470,27 +499,67 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
 }
 
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
-                            const LoopSite &site) {
+                            LoopSite &site) {
   if (!site.tapeFirst) {
     start(steps, snapshots, stateBytes, site.segment);
+    run_.site = &site;
+    run_.nested = site.leavesRoom;
     return;
   }
   beginRun(steps, stateBytes);
-  run_.offset = store().bytes(); // no snapshots yet: planRest() takes them
+  run_.offset = run_.storeStart = store().bytes(); // no snapshots yet: planRest() takes them
   run_.tapeStart = Tape::current().bytes();
   run_.room = site.room;
   run_.iterationBytes = std::max(site.iterationBytes, 1.0);
   run_.keptBytes = site.keptBytes;
   run_.tapingFirst = true;
+  run_.site = &site;
+  run_.nested = site.leavesRoom;
+  if (run_.nested) {
+    run_.reserved = std::max(run_.room, 0.0) / 2;
+    reservedBytes += run_.reserved;
+  }
   Tape::current().notePeak();
 }
 
 ScheduleAction LoopCheckpoints::nextCounted() {
+  if (!run_.nested)
+    return nextCountedAction();
+  // With loops inside: measure what each iteration holds, taped, so that
+  // the next run of this site, if it all fits in half its room, tapes
+  // first (planLoopReversal).
+  if (run_.measuring) {
+    run_.measuring = false;
+    run_.wholeBytes += heldSinceStart() - run_.heldBefore;
+    ++run_.measured;
+  }
+  ScheduleAction a = nextCountedAction();
+  if (a.isTape()) {
+    run_.heldBefore = heldSinceStart();
+    run_.measuring = true;
+  }
+  return a;
+}
+
+ScheduleAction LoopCheckpoints::nextCountedAction() {
   ScheduleAction a;
   if (CGP_RT_UNLIKELY(run_.tapingFirst)) {
     const std::int64_t left = run_.total - run_.taped;
-    const double used = static_cast<double>(Tape::current().bytes() - run_.tapeStart);
-    const std::int64_t count = run_.kept ? 0 : tapeNext(left, run_.room - used);
+    const double used = heldSinceStart();
+    std::int64_t count = 0;
+    if (run_.nested && !run_.kept) {
+      // With loops inside, one iteration at a time: what it will hold is
+      // known only when its loops have run. The next one is taped while
+      // what is left of the first half holds as much as the most an
+      // iteration held so far: the loops inside it plan within that half,
+      // and get at least what the same loops needed before.
+      if (run_.taped > 0)
+        run_.mostHeld = std::max(run_.mostHeld, used - run_.heldBefore);
+      if (left > 0 && used + run_.mostHeld < run_.room / 2)
+        count = 1;
+    } else if (!run_.kept) {
+      count = tapeNext(left, run_.room - used);
+    }
     if (count > 0) {
       a.kind = ScheduleAction::Tape;
       a.step = run_.taped;
@@ -506,16 +575,25 @@ ScheduleAction LoopCheckpoints::nextCounted() {
       return a;
     }
     run_.tapingFirst = false;
+    releaseReserve();
     if (left > 0)
       planRest();
   }
-  if (run_.schedule) {
+  if (run_.schedule && !run_.restDone) {
     a = run_.schedule->next();
     if (a.kind != ScheduleAction::Done) {
       a.step += run_.taped;
       if (a.isAdvance() || a.isTape() || a.isReverse())
         a.to += run_.taped;
       return a;
+    }
+    if (run_.taped > 0) {
+      // The rest is reversed: its snapshots go, and what the iterations
+      // taped first left in the store (loops inside them, put aside) is
+      // on top again.
+      run_.restDone = true;
+      store().release(run_.offset);
+      run_.offset = run_.storeStart;
     }
   }
   if (run_.kept && !run_.keptBack) {
@@ -577,15 +655,28 @@ std::int64_t LoopCheckpoints::tapeNext(std::int64_t left, double room) {
   return good;
 }
 
+double LoopCheckpoints::heldSinceStart() const {
+  return static_cast<double>(Tape::current().bytes() - run_.tapeStart) +
+         static_cast<double>(store().bytes() - run_.storeStart);
+}
+
+void LoopCheckpoints::releaseReserve() {
+  reservedBytes -= run_.reserved;
+  run_.reserved = 0;
+}
+
 void LoopCheckpoints::planRest() {
   const std::int64_t rest = run_.total - run_.taped;
-  const double room =
-      run_.room - static_cast<double>(Tape::current().bytes() - run_.tapeStart);
+  const double room = run_.room - heldSinceStart();
   std::int64_t segment = 1;
   // tapeNext() stopped while the rest's minimum (a snapshot and an
-  // iteration, at the most) still fits.
-  int snapshots = std::max(1, planSegments(room, run_.iterationBytes, run_.stateBytes, rest,
-                                           segment));
+  // iteration, at the most) still fits. With loops inside: snapshots in
+  // at most half of what is left, one iteration reversed at a time, as
+  // planLoopReversal plans such a loop at its entry.
+  int snapshots =
+      run_.nested
+          ? static_cast<int>(std::max(1.0, snapshotsThatFit(room / 2, run_.stateBytes, rest)))
+          : std::max(1, planSegments(room, run_.iterationBytes, run_.stateBytes, rest, segment));
   run_.schedule.emplace(rest, snapshots, segment);
   run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * run_.stateBytes);
   // Said when the split moves (a loop in another runs many times alike).
@@ -672,6 +763,14 @@ void LoopCheckpoints::endProbe() {
 void LoopCheckpoints::finish() {
   if (!active_)
     return;
+  releaseReserve();
+  if (run_.site && run_.nested) {
+    // Every iteration measured (each was taped once, by a Tape action):
+    // what the whole loop holds taped, for the next plan at this site.
+    bool whole = run_.measured == run_.total && !probing;
+    run_.site->wholeBytes = whole ? run_.wholeBytes : -1;
+    run_.site->wholeSteps = run_.total;
+  }
   // Every iteration is taped once; what else ran is recomputation: the
   // untaped Advance runs (those of the forward sweep included: the
   // iterations they ran are taped again later), and for a loop planned

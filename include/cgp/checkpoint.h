@@ -82,7 +82,8 @@ struct LoopSite {
   bool leavesRoom = false;
   /// The plan tapes iterations first, while they fit, and plans the rest
   /// when they stop fitting (LoopCheckpoints::start): set when what an
-  /// iteration tapes varies, so that `iterationBytes` is only the most.
+  /// iteration tapes varies, so that `iterationBytes` is only the most, or
+  /// when loops inside plan their own reversal (with leavesRoom).
   /// `room` is what the loop may hold, tape and snapshots, from its entry.
   bool tapeFirst = false;
   /// What its Keep action pushes (IterationTapes::UnevenlyKeepingLocals;
@@ -92,6 +93,10 @@ struct LoopSite {
   double iterationBytes = 0;
   /// The replay share the last plan was made with (retraces count changes).
   double replayShare = 0;
+  /// With loops inside that plan: the tape and snapshot bytes its last run
+  /// of `wholeSteps` iterations held, all of them taped (-1: not known).
+  double wholeBytes = -1;
+  std::int64_t wholeSteps = -1;
 };
 
 /// How to reverse a loop of `steps` iterations whose taped iterations take
@@ -107,7 +112,12 @@ struct LoopSite {
 /// at their entry, so what one iteration tapes is known only when it runs
 /// (`iterationBytes` is not used): under a budget, the loop keeps snapshots
 /// in at most half the room, one iteration per segment (none for a single
-/// iteration), and leaves the rest to them. While a probe measures an
+/// iteration), and leaves the rest to them. With `tapes` other than Alike
+/// it first tapes its iterations, one at a time, while the run holds less
+/// than half the room, with the other half reserved, so that the loops
+/// inside plan within the first half (site.tapeFirst); the iterations left
+/// then get the nested plan above in what is left, at least half the room.
+/// When all of it fits, nothing runs twice. While a probe measures an
 /// iteration of an enclosing loop, every loop tapes (returns 0).
 /// `tapes`: whether iterations tape alike or unevenly (by their branches,
 /// or as inner loops a probe measured once), `iterationBytes` being then
@@ -167,7 +177,7 @@ public:
   /// more iterations again (tapeNext()). Past them, a BinomialSchedule over
   /// the rest, in the room that is left, and, after it, one Reverse action
   /// of the iterations taped first.
-  void start(std::int64_t steps, int snapshots, std::size_t stateBytes, const LoopSite &site);
+  void start(std::int64_t steps, int snapshots, std::size_t stateBytes, LoopSite &site);
 
   /// A loop whose trip count is unknown at its entry (a while loop), run
   /// untaped: up to `snapshots` slots, half of them for the snapshots the
@@ -263,6 +273,11 @@ private:
   /// The taped first iterations end at run_.taped: the rest of the loop
   /// gets a schedule of its own, within the room they leave.
   void planRest();
+  ScheduleAction nextCountedAction();
+  /// Tape and store bytes held since this run started.
+  double heldSinceStart() const;
+  /// Gives back what this run reserved (Run::reserved).
+  void releaseReserve();
 
   /// One run of the loop: its schedule, where its snapshots are, and
   /// where its schedule stands. suspend() puts it aside, resume() takes it
@@ -280,9 +295,24 @@ private:
     // most bytes per iteration of the plan. The schedule covers [taped,
     // total), its steps shifted by `taped`.
     std::int64_t total = 0, taped = 0;
-    std::size_t tapeStart = 0;
+    std::size_t tapeStart = 0, storeStart = 0;
     double room = 0, iterationBytes = 0, keptBytes = 0;
     bool tapingFirst = false, tapedReversed = false;
+    // Loops inside plan their own reversal (LoopSite::leavesRoom): taped
+    // one iteration at a time while what the run holds stays under half
+    // its room, and the other half is reserved (reserveBytes()) so that
+    // the loops inside plan within the first: the rest of the iterations
+    // always find half the room.
+    bool nested = false;
+    double reserved = 0;
+    double heldBefore = 0, mostHeld = 0; // held before the last taped iteration; most one held
+    // With loops inside: what the iterations held, taped, and how many were
+    // measured (each taped once); the site the run plans for.
+    double wholeBytes = 0;
+    std::int64_t measured = 0;
+    bool measuring = false;
+    LoopSite *site = nullptr;
+    bool restDone = false; // the schedule of the rest ended, its snapshots released
     bool pastHalf = false; // tapeNext() went past half the room once
     // With keptBytes > 0, the body's own variables are kept where the
     // iterations taped first end: the Keep actions given so far.

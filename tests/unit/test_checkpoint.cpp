@@ -559,3 +559,63 @@ TEST_CASE("a loop whose iterations tape different amounts tapes first while they
   runCountedLoop(site, snapshots, 1000, costly);
   resetStats();
 }
+
+TEST_CASE("a loop with loops inside tapes first once its last run fitted in half the room",
+          "[checkpoint]") {
+  unsetenv("CGP_MEMORY_BUDGET");
+  Tape::current().clear();
+  const std::int64_t budget = 65536;
+  const IterationTapes uneven = IterationTapes::UnevenlyKeepingLocals;
+  // Iterations that hold 8 + 8 * 20 bytes taped (what their loops inside
+  // taped, here pushed by the simulated body): 100 of them, 16800 bytes.
+  auto light = [](std::int64_t) { return 20; };
+  LoopSite site;
+  // The first run: snapshots, every iteration but the last run twice, and
+  // what each held taped is measured.
+  int snapshots = planLoopReversal(site, 100, 1e6, 8, 0, budget, true, 0, uneven, 8);
+  REQUIRE(snapshots >= 1);
+  CHECK(site.leavesRoom);
+  CHECK_FALSE(site.tapeFirst);
+  resetStats();
+  runCountedLoop(site, snapshots, 100, light);
+  CHECK(stats().recomputedIterations == 99);
+  CHECK(site.wholeSteps == 100);
+  CHECK(site.wholeBytes == 100 * (8 + 8 * 20));
+  // The second: it fits in half the room, so it tapes as it goes and
+  // nothing runs twice; no retrace (the same plan, measured to fit).
+  resetStats();
+  snapshots = planLoopReversal(site, 100, 1e6, 8, 0, budget, true, 0, uneven, 8);
+  CHECK(site.tapeFirst);
+  CHECK(stats().retraces == 0);
+  std::size_t peak = runCountedLoop(site, snapshots, 100, light);
+  CHECK(stats().recomputedIterations == 0);
+  CHECK(peak == 100 * (8 + 8 * 20));
+  // Scaled to another trip count: 150 of them (25200 bytes) still fit in
+  // half the room, 250 (42000) do not.
+  CHECK(planLoopReversal(site, 150, 1e6, 8, 0, budget, true, 0, uneven, 8) >= 1);
+  CHECK(site.tapeFirst);
+  CHECK(planLoopReversal(site, 250, 1e6, 8, 0, budget, true, 0, uneven, 8) >= 1);
+  CHECK_FALSE(site.tapeFirst);
+  // Other data: iterations that hold 808 bytes each, 80800 in all. The
+  // plan from the light run tapes first; it stops before half the room,
+  // the rest is checkpointed in the half kept, and the budget holds.
+  auto heavy = [](std::int64_t) { return 100; };
+  snapshots = planLoopReversal(site, 100, 1e6, 8, 0, budget, true, 0, uneven, 8);
+  REQUIRE(site.tapeFirst);
+  resetStats();
+  peak = runCountedLoop(site, snapshots, 100, heavy);
+  CHECK(peak <= static_cast<std::size_t>(budget));
+  CHECK(stats().recomputedIterations > 0);
+  CHECK(site.wholeBytes == 100 * (8 + 8 * 100));
+  // So the next run plans as the first did.
+  planLoopReversal(site, 100, 1e6, 8, 0, budget, true, 0, uneven, 8);
+  CHECK_FALSE(site.tapeFirst);
+  // Without a budget it tapes, and loops alike never tape first.
+  CHECK(planLoopReversal(site, 100, 1e6, 8, 0, -1, true, 0, uneven, 8) == 0);
+  site = LoopSite();
+  site.wholeBytes = 10;
+  site.wholeSteps = 100;
+  planLoopReversal(site, 100, 1e6, 8, 0, budget, true);
+  CHECK_FALSE(site.tapeFirst);
+  resetStats();
+}

@@ -37,6 +37,12 @@ std::string printFloat(double value, const ScalarType &t) {
       break;
     }
   }
+  // Whole numbers in full: 100.0 rather than 1e+02.
+  if (s.find_first_of("eE") != std::string::npos && value == std::trunc(value) &&
+      std::fabs(value) < 1e15) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    s = buffer;
+  }
   if (s.find_first_of(".eEn") == std::string::npos)
     s += ".0";
   if (isFloat)

@@ -23,8 +23,10 @@
 // the runs that follow them: suspend() puts each run's schedule aside at
 // the end of its forward phase and resume() takes it back. A loop with
 // such loops inside tells the runtime (nestedPlans) and runs no probe:
-// under a budget it keeps snapshots in at most half the room and reverses
-// one iteration at a time, whatever its iterations tape. A loop whose
+// under a budget it tapes its iterations while they hold less than half
+// the room (the loops inside plan within that half), then keeps snapshots
+// in at most half of what is left and reverses the other iterations one
+// at a time, whatever they tape. A loop whose
 // iteration's tape TapeBound knows (exactly, or at the most when its
 // branches tape more or less) plans with that and runs no probe either.
 //
@@ -422,6 +424,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // most), or a probe measures one iteration: the runtime may tape the
   // first iterations while they fit and plan the rest from what they took.
   const bool bytesVary = !plansInside && (bound.varies() || !bound.known);
+  // Either way, or with loops inside that plan (an iteration holds what
+  // they meet), under a budget the runtime may tape the first iterations
+  // while they fit and plan the rest in the room they leave.
+  const bool tapesFirst = bytesVary || plansInside;
   // Variables whose old values the body tapes (or its calls write) that
   // snapshots leave out (declared in the body): where the iterations taped
   // first end, a Keep action puts them on the tape, and the reverse sweep
@@ -431,7 +437,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // (rnn_inplace.cpp's rnn_loss under 2 KiB, its `a`, gave wrong
   // gradients without it).
   std::vector<Var *> kept;
-  if (bytesVary) {
+  if (tapesFirst) {
     std::set<const Var *> tapedOrCalled, unused;
     forEachStmt(s->body, [&](const StmtRef &n) {
       if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) && tbr.pushes.count(n.get()))
@@ -453,9 +459,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
       "loop over " + i->name + ": at run time, " + withoutBudget + "tape every iteration if "
       "that fits the memory budget, else keep snapshots of its state (" + stateNames + ") on a "
       "binomial schedule and replay iterations in the reverse sweep" + describeBound(bound) +
-      (bytesVary ? "; the first iterations may be taped while they fit, and the rest planned "
-                   "in the room they leave"
-                 : "")));
+      (tapesFirst ? "; the first iterations may be taped while they fit, and the rest planned "
+                    "in the room they leave"
+                  : "")));
   out.fwd.push_back(decl(steps, stepsValue));
   // With a budget in force, measure the tape of one iteration: keep the
   // state, run iteration 0 taped, drop what it pushed, put the state back.
@@ -484,7 +490,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   plan.laterLoopsBytes = laterLoopsBytes;
   plan.keptBytes = snapshotBytes(kept);
   plan.replayShare = replayShare;
-  plan.iterationTapes = !bytesVary        ? PlanCallOptions::Tapes::Alike
+  plan.iterationTapes = !tapesFirst       ? PlanCallOptions::Tapes::Alike
                         : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
                                             : PlanCallOptions::Tapes::UnevenlyKeepingLocals;
   out.fwd.push_back(decl(

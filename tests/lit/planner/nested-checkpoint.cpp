@@ -5,8 +5,9 @@
 // a's body and c at each run of b's, against the bytes in use then, and
 // only when the plan of the loop around left room to the loops inside it
 // (a_site.leavesRoom, b_site.leavesRoom: under a budget, a and b keep
-// snapshots and reverse one iteration at a time; without one, b and c tape
-// without measuring or planning). a and b run no probe: what one of their
+// snapshots and reverse one iteration at a time, or tape their iterations
+// as they come when their last run fitted in half the room; without one,
+// b and c tape without measuring or planning). a and b run no probe: what one of their
 // iterations tapes depends on the runs of the loops inside them; c probes.
 // Each run of b and c puts its schedule aside (suspend) at the end of its
 // forward phase and takes it back (resume) in the reverse sweep, last run
@@ -67,12 +68,17 @@ double nest(const double *w, const int *len, int A) {
 // CHECK-NOT: a_checkpoints.beginProbe
 // CHECK: double a_iteration_bytes =
 // CHECK-NEXT: const int a_snapshots =
-// CHECK-NEXT: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true);
+// a and b may tape their first iterations (IterationTapes): from a run
+// whose whole tape, measured, held less than half the room, the runtime
+// tapes them as they come. a keeps u where those end (a Keep action).
+// CHECK-NEXT: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true, 0.0,
+// CHECK-NEXT: cgp::rt::IterationTapes::UnevenlyKeepingLocals, 8.0);
 // CHECK-NOT: b_checkpoints.beginProbe
-// CHECK: const int b_snapshots = a_site.leavesRoom
+// CHECK: const int b_snapshots =
+// CHECK-NEXT: a_site.leavesRoom
 // What follows b in a's body: the loop over k tapes 4 old values of u.
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes,
-// CHECK-NEXT: 16, 32.0, 4096, true)
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 16, 32.0, 4096,
+// CHECK-NEXT: true, 0.0, cgp::rt::IterationTapes::Unevenly)
 // CHECK: if (b_site.leavesRoom && cgp::rt::memoryBudget(4096) >= 0 && c_steps > 1) {
 // CHECK-NEXT: c_checkpoints.beginProbe(8);
 // CHECK: const int c_snapshots =
