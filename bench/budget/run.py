@@ -113,9 +113,13 @@ def main():
             "store-all* divides gradient/primal ratios (each program times the primal next to "
             "each gradient), so that it compares times taken under the same load. *none*: no "
             "`CGP_MEMORY_BUDGET`, so the budget compiled in (1 GiB) applies and everything "
-            "fits; what time is left over store-all's is the plans' bookkeeping and, in the "
-            "nested kernels, the outer loops' iterations, each run twice (untaped, then taped: "
-            "see docs/cgp-model.md, *Nested loops*).\n\n"
+            "fits; what time is left over store-all's is the plans' bookkeeping. The "
+            "programs time calls after a first one: the outer loops of the nested kernels run "
+            "their iterations twice (untaped, then taped) in a site's first run under a "
+            "budget, and from then on tape them as they come when the last run fitted in half "
+            "the room (see docs/cgp-model.md, *Nested loops*); *iterations run again* is "
+            "`recomputed_iterations` of the first call under each budget, before the timed "
+            "ones (probes included).\n\n"
             + text + "\n")
         path = os.path.join(root, "docs", "benchmarks.md")
         doc = open(path).read()

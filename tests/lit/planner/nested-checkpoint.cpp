@@ -5,9 +5,8 @@
 // a's body and c at each run of b's, against the bytes in use then, and
 // only when the plan of the loop around left room to the loops inside it
 // (a_site.leavesRoom, b_site.leavesRoom: under a budget, a and b keep
-// snapshots and reverse one iteration at a time, or tape their iterations
-// as they come when their last run fitted in half the room; without one,
-// b and c tape without measuring or planning). a and b run no probe: what one of their
+// snapshots and reverse one iteration at a time, or tape first after a run
+// that fitted in half the room; else b and c tape, measuring nothing). a and b run no probe: what one of their
 // iterations tapes depends on the runs of the loops inside them; c probes.
 // Each run of b and c puts its schedule aside (suspend) at the end of its
 // forward phase and takes it back (resume) in the reverse sweep, last run
