@@ -539,6 +539,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                    std::string(loopDepth() > 0 ? ", at each run of the loop "
                                                                 "around it"
                                                               : "") +
+                                   (plansInside ? "; loops inside it plan their own reversal, "
+                                                  "so it reverses one iteration at a time, or "
+                                                  "tapes them as they come after a run that "
+                                                  "fitted in half the room"
+                                                : "") +
                                    "; state: " + stateNames(state)};
       innerPlans_ = true;
       return sweepCheckpointedLoop(s, inner, state, plansInside, outerSite);

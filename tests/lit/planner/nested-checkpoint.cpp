@@ -45,9 +45,9 @@ double nest(const double *w, const int *len, int A) {
   return s;
 }
 // EXPLAIN: loop over a (line 30, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time; state: s
+// EXPLAIN-NEXT: chosen at run time; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s
 // EXPLAIN-NEXT: loop over b (line 32, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: s, u
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s, u
 // EXPLAIN-NEXT: loop over c (line 33, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u
 // EXPLAIN-NEXT: loop over d (line 34, {{.*}}): tape every iteration
