@@ -177,3 +177,74 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
   options.replayAllowance = 10;
   CHECK(shareOf(options)[0] == 1);
 }
+
+TEST_CASE("arrays filled by a loop from values at hand are filled again", "[planner]") {
+  auto l = cgp_test::lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(mu) double k(const double *x, const double *mu, int n) {
+      double loss = 0;
+      for (int p = 0; p < n; ++p) {
+        double xc[4], z[4];
+        for (int i = 0; i < 4; ++i) xc[i] = x[p * 4 + i] - mu[i];
+        for (int i = 0; i < 4; ++i) z[i] = xc[i] * xc[i];
+        z[1] = 2.0 * z[1];
+        for (int i = 0; i < 4; ++i) loss += z[i] * xc[i];
+      }
+      return loss;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = prepared(*l);
+  // The reverse of the last loop reads xc and z; z's fill reads xc.
+  std::map<const StmtNode *, VarSet> reads;
+  Var *xc = nullptr, *z = nullptr;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index) {
+      if (s->lhs->var->name == "xc")
+        xc = s->lhs->var;
+      if (s->lhs->var->name == "z")
+        z = s->lhs->var;
+    }
+  });
+  REQUIRE(xc);
+  REQUIRE(z);
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::VarRef &&
+        s->lhs->var->name == "loss" && mentions(s->value, xc))
+      reads[s.get()] = {xc, z};
+    if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index && s->lhs->var == z &&
+        mentions(s->value, xc))
+      reads[s.get()] = {xc};
+  });
+  Summaries sums;
+  TbrResult storeAll = analyzeToBeRecorded(k, reads, {}, sums);
+  PlanOptions options;
+  options.recomputeAllowance = 1; // the fill is much of this small kernel's time
+  FunctionPlan plan = planValues(k, reads, storeAll, options, sums);
+  const ValueDecision *xd = nullptr;
+  std::vector<const ValueDecision *> zd;
+  for (const ValueDecision &v : plan.values) {
+    if (v.var == xc)
+      xd = &v;
+    if (v.var == z)
+      zd.push_back(&v);
+  }
+  // xc: recomputed by its whole fill loop, before the last loop's reverse.
+  REQUIRE(xd);
+  INFO(xd->reason);
+  CHECK(xd->candidate);
+  CHECK(xd->recompute);
+  REQUIRE(xd->refill);
+  CHECK(xd->refill->kind == StmtKind::For);
+  CHECK(xd->recomputeBefore);
+  CHECK(xd->recomputeBefore != xd->refill.get());
+  // z is written again after its fill: stored.
+  REQUIRE_FALSE(zd.empty());
+  for (const ValueDecision *v : zd) {
+    CHECK_FALSE(v->recompute);
+    CHECK_FALSE(v->refill);
+  }
+  // store-all stores them all.
+  options.storeAll = true;
+  for (const ValueDecision &v : planValues(k, reads, storeAll, options, sums).values)
+    CHECK_FALSE(v.recompute);
+}

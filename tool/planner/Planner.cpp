@@ -74,6 +74,80 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
   return "";
 }
 
+/// Where each statement sits: its block and its place there.
+struct Place {
+  StmtRef block;
+  size_t index = 0;
+};
+
+/// Why the array elements assigned by `def`, the whole body of the counted
+/// loop `fill` (`a[i] = e;`, i its index), cannot be filled again in the
+/// reverse sweep instead of taping the old elements, or an empty string.
+/// They can when `a` is a local array written nowhere else (no other
+/// assignment, initialiser or call), `e` has no effects, and every reverse
+/// code that reads `a` comes after the loop in the block that holds it,
+/// with nothing the loop reads changing in between: then running the loop
+/// again there gives the same bits. On success sets `last` to the index,
+/// in that block, of the last statement whose reverse reads `a`.
+std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRef &fill,
+                             const Place &where,
+                             const std::map<const StmtNode *, VarSet> &reads,
+                             Summaries &summaries, size_t &last) {
+  const ExprRef &lhs = def->lhs;
+  Var *a = lhs->var;
+  Var *index = fill->counted.index;
+  if (def->assignOp != AssignOp::Set || !index || lhs->operands.size() != 1 ||
+      lhs->operands[0]->kind != ExprKind::VarRef || lhs->operands[0]->var != index ||
+      !a->isArray() || a->origin != Var::Local)
+    return "an array element";
+  if (hasEffects(def->value, summaries) || mentions(def->value, a))
+    return "an array element, computed by a call or from its own array";
+  bool elsewhere = false;
+  forEachStmt(f.body, [&](const StmtRef &n) {
+    if (n.get() != def.get() && n->kind == StmtKind::Assign && n->lhs->var == a)
+      elsewhere = true;
+    if (n->kind == StmtKind::Decl && n->var == a && n->value)
+      elsewhere = true;
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->kind == ExprKind::Address && x->var == a)
+          elsewhere = true; // a helper may write it
+      });
+  });
+  if (elsewhere)
+    return "an array element of an array written elsewhere too";
+  std::set<const StmtNode *> users;
+  for (const auto &[stmt, vars] : reads)
+    if (vars.count(a))
+      users.insert(stmt);
+  if (users.count(def.get()))
+    return "an array element read by its own reverse code";
+  const std::vector<StmtRef> &stmts = where.block->stmts;
+  size_t found = 0;
+  bool any = false;
+  for (size_t j = where.index + 1; j < stmts.size(); ++j)
+    forEachStmt(stmts[j], [&](const StmtRef &n) {
+      if (users.erase(n.get())) {
+        found = j;
+        any = true;
+      }
+    });
+  if (!users.empty() || !any)
+    return "an array element read by the reverse sweep outside the block that fills it";
+  std::set<const Var *> written;
+  for (size_t j = where.index + 1; j <= found; ++j)
+    collectWrittenVars(stmts[j], written);
+  std::vector<Var *> operands;
+  collectVars(def->value, operands);
+  collectVars(fill->value, operands); // the loop's condition
+  for (Var *o : operands)
+    if (o != index && written.count(o))
+      return "an array element; '" + o->name + "', which it is computed from, changes before "
+             "its last use";
+  last = found;
+  return "";
+}
+
 /// The replay allowance (`left`, operation units) goes to the kernel's
 /// outermost loops, the one whose stored values take the most tape first.
 /// Each gets the share of its iterations that `left` pays for running
@@ -162,6 +236,17 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
       ++assignments[s->lhs->var];
   });
 
+  // Where each statement sits, and the loop each block is the body of.
+  std::map<const StmtNode *, Place> places;
+  std::map<const StmtNode *, StmtRef> loopOfBody;
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Block)
+      for (size_t i = 0; i < s->stmts.size(); ++i)
+        places[s->stmts[i].get()] = Place{s, i};
+    if (s->kind == StmtKind::For && s->body)
+      loopOfBody[s->body.get()] = s;
+  });
+
   // Every value store-all pushes, in program order.
   forEachStmt(f.body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Block) {
@@ -178,13 +263,24 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         v.bytes = scalarBytes(v.var->elem) * v.runs;
         plan.storeAllBytes += v.bytes;
         size_t last = 0;
-        v.reason = def->lhs->kind == ExprKind::VarRef
-                       ? whyNotRecomputable(s, d, reads, assignments, summaries, last)
-                       : "an array element";
+        // An array element: recomputable when the loop around it does
+        // nothing else (it fills the array from values at hand).
+        auto loop = loopOfBody.find(s.get());
+        StmtRef fill = loop != loopOfBody.end() && s->stmts.size() == 1 ? loop->second : nullptr;
+        auto fillPlace = fill ? places.find(fill.get()) : places.end();
+        if (def->lhs->kind == ExprKind::VarRef)
+          v.reason = whyNotRecomputable(s, d, reads, assignments, summaries, last);
+        else if (fill && fill->counted.index && fillPlace != places.end())
+          v.reason = whyNotRefillable(f, def, fill, fillPlace->second, reads, summaries, last);
+        else
+          v.reason = "an array element";
         v.candidate = v.reason.empty();
         if (v.candidate) {
+          const bool element = def->lhs->kind != ExprKind::VarRef;
+          if (element)
+            v.refill = fill;
           v.cost = exprCost(def->value) * v.runs;
-          v.recomputeBefore = s->stmts[last].get();
+          v.recomputeBefore = (element ? fillPlace->second.block : s)->stmts[last].get();
           for (const auto &[stmt, vars] : reads)
             if (vars.count(v.var))
               v.G += freq.of(stmt);

@@ -7,7 +7,9 @@
 // calls, and nothing that expression reads (nor the value itself) changes
 // between the assignment and the last statement whose reverse code reads it:
 // then evaluating the expression again, in the reverse sweep, gives the
-// same bits. Every such candidate gets the score
+// same bits. The elements of a local array filled by a loop that does only
+// that (`for (i...) a[i] = e;`), and written nowhere else, are recomputed
+// alike: the loop runs again. Every such candidate gets the score
 //
 //     score = alpha * G + beta * T - gamma * M
 //
@@ -73,6 +75,9 @@ struct ValueDecision {
   // Where the reverse sweep recomputes it: before the reverse of this
   // statement (the last one whose reverse reads it), in this block.
   const StmtNode *recomputeBefore = nullptr;
+  // An array's elements: the loop that fills them (`a[i] = e;`), run again
+  // there instead of the assignment.
+  StmtRef refill;
 };
 
 /// A loop of the function, and how its iterations are reversed.

@@ -79,11 +79,20 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
       vars.erase(v.var);
     std::vector<Var *> operands;
     collectVars(v.value, operands);
+    if (v.refill) // and the bound of the loop that fills an array
+      collectVars(v.refill->value, operands);
     VarSet &atDefinition = reads_[v.definition];
     for (Var *o : operands)
-      if (!adj_.isGenerated(o) && o->origin != Var::Global)
+      if (!adj_.isGenerated(o) && o->origin != Var::Global &&
+          !(v.refill && o == v.refill->counted.index))
         atDefinition.insert(o);
     std::vector<StmtRef> &before = recomputeBefore_[v.recomputeBefore];
+    if (v.refill) {
+      before.push_back(comment("recompute " + v.var->name +
+                               " (the plan keeps its elements off the tape): fill it again"));
+      before.push_back(v.refill);
+      continue;
+    }
     before.push_back(comment("recompute " + v.var->name + " (the plan keeps it off the tape)"));
     before.push_back(assign(varRef(v.var), v.value));
   }
