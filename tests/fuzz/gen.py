@@ -7,7 +7,8 @@ pointer, scalar, in/out and integer parameters; for/while/do-while loops
 nested up to depth 3 with constant and run-time bounds; if/else, switch with
 fall-through and default, break, continue, early returns; helpers with
 visible bodies (value-returning and void with pointer outputs) called in
-loops; local scalars and 1-D/2-D arrays; compound assignments, ++/--,
+loops; local scalars and 1-D/2-D arrays (1-D ones also filled by a loop);
+compound assignments, ++/--,
 ternaries and math functions on safe domains. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
@@ -739,6 +740,24 @@ class Gen:
             init = self.init_list(scope, n)
             scope.arrs.append(FArr(name, [n], True, False))
             self.level_of[name] = scope.level
+            if not init.items:
+                # Instead of `= {}`, a loop that fills it (no random draw, so
+                # the rest of the seed's kernel stays as it was): an array the
+                # default plan may fill again in the reverse sweep instead of
+                # taping it, when nothing else writes it.
+                i = self.fresh("f")
+                e = IntAsT(IV(i), 0.25, False)
+                if scope.fs:
+                    e = Bin("+", e, Ref(scope.fs[0][0], mag=scope.fs[0][1]))
+                e = Math("tanh", [e], "std", 1.0)
+                out = [Decl("%s %s[%d];", "T", name, n),
+                       Block("for (int %s = 0; %s < %d; ++%s) {", [Line("%s[%s] = %s;", name, i, e)],
+                             "}", (i, i, n, i))]
+                # and a use whose reverse reads two of its elements
+                if scope.fs and scope.fs[-1][2]:
+                    t = scope.fs[-1][0]
+                    out.append(Line("%s = std::tanh(%s + %s[0] * %s[%d]);", t, t, name, name, n - 1))
+                return out
             return [Decl("%s %s[%d] = {%s};", "T", name, n, init)]
         R, C = r.randint(2, 3), r.randint(2, 4)
         name = self.fresh("M")
