@@ -83,8 +83,9 @@ struct Place {
 /// Why the array elements assigned by `def`, the whole body of the counted
 /// loop `fill` (`a[i] = e;`, i its index), cannot be filled again in the
 /// reverse sweep instead of taping the old elements, or an empty string.
-/// They can when `a` is a local array written nowhere else (no other
-/// assignment, initialiser or call), `e` has no effects, and every reverse
+/// They can when `a` is a 1-D local array that the loop fills whole, written
+/// nowhere else (no other assignment, initialiser or call), `e` has no
+/// effects, and every reverse
 /// code that reads `a` comes after the loop in the block that holds it,
 /// with nothing the loop reads changing in between: then running the loop
 /// again there gives the same bits. On success sets `last` to the index,
@@ -100,6 +101,12 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
       lhs->operands[0]->kind != ExprKind::VarRef || lhs->operands[0]->var != index ||
       !a->isArray() || a->origin != Var::Local)
     return "an array element";
+  // Every element, one per iteration: no element keeps a value from an
+  // earlier fill that the reverse sweep would then not get back.
+  std::optional<int64_t> trips = knownTripCount(fill);
+  if (a->dims.size() != 1 || !trips || *trips != a->elementCount() ||
+      (fill->counted.step != 1 && fill->counted.step != -1))
+    return "an array element, filled in part";
   if (hasEffects(def->value, summaries) || mentions(def->value, a))
     return "an array element, computed by a call or from its own array";
   bool elsewhere = false;

@@ -4,7 +4,9 @@
 // last statement that reads the array, and the forward sweep tapes none of
 // its old elements. Not so for an array the loop does more with (`y`), one
 // also written elsewhere (`z`), or one filled from a value that changes
-// before the array's last use (`u`, from `c`). store-all tapes them all.
+// before the array's last use (`u`, from `c`), nor one filled in part
+// (`v`: its last element would keep an older value). store-all tapes them
+// all.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --explain %s -o %t/cgp -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -18,7 +20,7 @@ CGP_GRAD(mu, w)
 double spread(const double *x, const double *mu, const double *w, int n) {
   double loss = 0;
   for (int p = 0; p < n; ++p) {
-    double xc[4], y[4], z[4], u[4];
+    double xc[4], y[4], z[4], u[4], v[4];
     for (int i = 0; i < 4; ++i)
       xc[i] = x[p * 4 + i] - mu[i];
     double c = w[0] * xc[0];
@@ -34,18 +36,23 @@ double spread(const double *x, const double *mu, const double *w, int n) {
     c = c * c;
     for (int i = 0; i < 4; ++i)
       loss += w[i] * xc[i] * xc[i] + z[i] * u[i] + c * y[i];
+    for (int i = 0; i < 3; ++i)
+      v[i] = x[p * 4 + i] * mu[i];
+    loss += v[0] * v[2];
   }
   return loss;
 }
 
-// EXPLAIN: xc (line 23, double, {{.*}}): RECOMPUTE  G={{[0-9.]+}} T={{[0-9.]+}} M={{[0-9.]+}} score={{[-0-9.]+}}
+// EXPLAIN: xc (line 25, double, {{.*}}): RECOMPUTE  G={{[0-9.]+}} T={{[0-9.]+}} M={{[0-9.]+}} score={{[-0-9.]+}}
 // EXPLAIN-NEXT: recomputed: cheaper to evaluate again than to keep
-// EXPLAIN: y (line 26, double, {{.*}}): store
+// EXPLAIN: y (line 28, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: an array element
-// EXPLAIN: z (line 30, double, {{.*}}): store
+// EXPLAIN: z (line 32, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: an array element of an array written elsewhere too
-// EXPLAIN: u (line 33, double, {{.*}}): store
+// EXPLAIN: u (line 35, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: an array element; 'c', which it is computed from, changes before its last use
+// EXPLAIN: v (line 40, double, {{.*}}): store
+// EXPLAIN-NEXT: stored: an array element, filled in part
 // CGP-LABEL: double spread_grad(
 // CGP-NOT: cgp_tape.push(xc[
 // CGP: cgp_tape.push(u[i
