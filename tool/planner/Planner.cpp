@@ -28,6 +28,42 @@ bool hasEffects(const ExprRef &e, Summaries &summaries) {
   return found;
 }
 
+/// Why `v`, assigned by `def` (`stmts[at]` or inside it) from `operands`,
+/// cannot be computed again before the reverse of the last statement whose
+/// reverse reads it, or an empty string: every such statement must come
+/// after `stmts[at]`, in `stmts` (nested statements included), and nothing
+/// in `operands` but `keep` may change up to the last of them, whose index
+/// goes to `last`.
+std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const StmtNode *def,
+                         Var *v, const std::vector<Var *> &operands, const Var *keep,
+                         const std::map<const StmtNode *, VarSet> &reads, size_t &last) {
+  std::set<const StmtNode *> users;
+  for (const auto &[stmt, vars] : reads)
+    if (vars.count(v))
+      users.insert(stmt);
+  if (users.count(def))
+    return "read by its own reverse code";
+  size_t found = 0;
+  bool any = false;
+  for (size_t j = at + 1; j < stmts.size(); ++j)
+    forEachStmt(stmts[j], [&](const StmtRef &n) {
+      if (users.erase(n.get())) {
+        found = j;
+        any = true;
+      }
+    });
+  if (!users.empty() || !any)
+    return "read by the reverse sweep outside the block that assigns it";
+  std::set<const Var *> written;
+  for (size_t j = at + 1; j <= found; ++j)
+    collectWrittenVars(stmts[j], written);
+  for (Var *o : operands)
+    if (o != keep && written.count(o))
+      return "'" + o->name + "', which it is computed from, changes before its last use";
+  last = found;
+  return "";
+}
+
 /// Why `definition` (statement `d` of `block`) cannot be recomputed, or
 /// an empty string; on success sets `last` to the index of the last
 /// statement of the block whose reverse reads the value.
@@ -43,35 +79,11 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
     return "assigned more than once";
   if (hasEffects(def->value, summaries))
     return "computed by a call that writes memory or cannot be seen into";
-  // Where the reverse sweep reads it: only after the assignment, in this block.
-  std::set<const StmtNode *> users;
-  for (const auto &[stmt, vars] : reads)
-    if (vars.count(v))
-      users.insert(stmt);
-  if (users.count(def.get()))
-    return "read by its own reverse code";
-  size_t found = 0;
-  bool any = false;
-  for (size_t j = d + 1; j < block->stmts.size(); ++j)
-    forEachStmt(block->stmts[j], [&](const StmtRef &n) {
-      if (users.erase(n.get())) {
-        found = j;
-        any = true;
-      }
-    });
-  if (!users.empty() || !any)
-    return "read by the reverse sweep outside the block that assigns it";
-  // Nothing the expression reads may change before the last reader.
-  std::set<const Var *> written;
-  for (size_t j = d + 1; j <= found; ++j)
-    collectWrittenVars(block->stmts[j], written);
+  // Where the reverse sweep reads it: only after the assignment, in this
+  // block; nothing the expression reads may change before the last reader.
   std::vector<Var *> operands;
   collectVars(def->value, operands);
-  for (Var *o : operands)
-    if (written.count(o))
-      return "'" + o->name + "', which it is computed from, changes before its last use";
-  last = found;
-  return "";
+  return whyNotAtHand(block->stmts, d, def.get(), v, operands, nullptr, reads, last);
 }
 
 /// Where each statement sits: its block and its place there.
@@ -123,36 +135,12 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
   });
   if (elsewhere)
     return "an array element of an array written elsewhere too";
-  std::set<const StmtNode *> users;
-  for (const auto &[stmt, vars] : reads)
-    if (vars.count(a))
-      users.insert(stmt);
-  if (users.count(def.get()))
-    return "an array element read by its own reverse code";
-  const std::vector<StmtRef> &stmts = where.block->stmts;
-  size_t found = 0;
-  bool any = false;
-  for (size_t j = where.index + 1; j < stmts.size(); ++j)
-    forEachStmt(stmts[j], [&](const StmtRef &n) {
-      if (users.erase(n.get())) {
-        found = j;
-        any = true;
-      }
-    });
-  if (!users.empty() || !any)
-    return "an array element read by the reverse sweep outside the block that fills it";
-  std::set<const Var *> written;
-  for (size_t j = where.index + 1; j <= found; ++j)
-    collectWrittenVars(stmts[j], written);
   std::vector<Var *> operands;
   collectVars(def->value, operands);
   collectVars(fill->value, operands); // the loop's condition
-  for (Var *o : operands)
-    if (o != index && written.count(o))
-      return "an array element; '" + o->name + "', which it is computed from, changes before "
-             "its last use";
-  last = found;
-  return "";
+  std::string why =
+      whyNotAtHand(where.block->stmts, where.index, def.get(), a, operands, index, reads, last);
+  return why.empty() ? why : "an array element; " + why;
 }
 
 /// The replay allowance (`left`, operation units) goes to the kernel's
