@@ -529,8 +529,10 @@ ScheduleAction LoopCheckpoints::nextCounted() {
   // the next run of this site, if it all fits in half its room, tapes
   // first (planLoopReversal).
   if (run_.measuring) {
+    const double held = heldSinceStart() - run_.heldBefore;
     run_.measuring = false;
-    run_.wholeBytes += heldSinceStart() - run_.heldBefore;
+    run_.wholeBytes += held;
+    run_.mostHeld = std::max(run_.mostHeld, held);
     ++run_.measured;
   }
   ScheduleAction a = nextCountedAction();
@@ -553,8 +555,6 @@ ScheduleAction LoopCheckpoints::nextCountedAction() {
       // what is left of the first half holds as much as the most an
       // iteration held so far: the loops inside it plan within that half,
       // and get at least what the same loops needed before.
-      if (run_.taped > 0)
-        run_.mostHeld = std::max(run_.mostHeld, used - run_.heldBefore);
       if (left > 0 && used + run_.mostHeld < run_.room / 2)
         count = 1;
     } else if (!run_.kept) {

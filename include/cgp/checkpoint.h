@@ -132,7 +132,8 @@ struct LoopSite {
 /// `replayShare`: with no budget in force, the share of the loop's
 /// iterations the default plan may run again in the reverse sweep (its
 /// part of the replay allowance, PlanOptions::replayAllowance): the plan
-/// tapes the last iterations and keeps snapshots for the first ones, running at most that share again, with the least memory. 0 (the
+/// tapes the last iterations and keeps snapshots for the first ones,
+/// running at most that share again, with the least memory. 0 (the
 /// default), no gain in memory or a whole tape of at most 64 KiB: tape
 /// every iteration.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
@@ -300,14 +301,16 @@ private:
     bool tapingFirst = false, tapedReversed = false;
     // Loops inside plan their own reversal (LoopSite::leavesRoom): taped
     // one iteration at a time while what the run holds stays under half
-    // its room, and the other half is reserved (reserveBytes()) so that
+    // its room, and the other half is reserved (`reserved`) so that
     // the loops inside plan within the first: the rest of the iterations
     // always find half the room.
     bool nested = false;
     double reserved = 0;
-    double heldBefore = 0, mostHeld = 0; // held before the last taped iteration; most one held
-    // With loops inside: what the iterations held, taped, and how many were
-    // measured (each taped once); the site the run plans for.
+    // With loops inside (nextCounted() measures): what the run held before
+    // its last Tape action, the most one iteration held taped, what all of
+    // them held, how many were measured (each is taped once), and the site
+    // the run plans for.
+    double heldBefore = 0, mostHeld = 0;
     double wholeBytes = 0;
     std::int64_t measured = 0;
     bool measuring = false;

@@ -32,10 +32,10 @@ bool hasEffects(const ExprRef &e, Summaries &summaries) {
 /// cannot be computed again before the reverse of the last statement whose
 /// reverse reads it, or an empty string: every such statement must come
 /// after `stmts[at]`, in `stmts` (nested statements included), and nothing
-/// in `operands` but `keep` may change up to the last of them, whose index
-/// goes to `last`.
+/// in `operands` may change up to the last of them, whose index goes to
+/// `last`.
 std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const StmtNode *def,
-                         Var *v, const std::vector<Var *> &operands, const Var *keep,
+                         Var *v, const std::vector<Var *> &operands,
                          const std::map<const StmtNode *, VarSet> &reads, size_t &last) {
   std::set<const StmtNode *> users;
   for (const auto &[stmt, vars] : reads)
@@ -58,7 +58,7 @@ std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const Stm
   for (size_t j = at + 1; j <= found; ++j)
     collectWrittenVars(stmts[j], written);
   for (Var *o : operands)
-    if (o != keep && written.count(o))
+    if (written.count(o))
       return "'" + o->name + "', which it is computed from, changes before its last use";
   last = found;
   return "";
@@ -81,9 +81,8 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
     return "computed by a call that writes memory or cannot be seen into";
   // Where the reverse sweep reads it: only after the assignment, in this
   // block; nothing the expression reads may change before the last reader.
-  std::vector<Var *> operands;
-  collectVars(def->value, operands);
-  return whyNotAtHand(block->stmts, d, def.get(), v, operands, nullptr, reads, last);
+  return whyNotAtHand(block->stmts, d, def.get(), v, recomputeOperands(def->value, nullptr),
+                      reads, last);
 }
 
 /// Where each statement sits: its block and its place there.
@@ -135,20 +134,18 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
   });
   if (elsewhere)
     return "an array element of an array written elsewhere too";
-  std::vector<Var *> operands;
-  collectVars(def->value, operands);
-  collectVars(fill->value, operands); // the loop's condition
-  std::string why =
-      whyNotAtHand(where.block->stmts, where.index, def.get(), a, operands, index, reads, last);
+  std::string why = whyNotAtHand(where.block->stmts, where.index, def.get(), a,
+                                 recomputeOperands(def->value, fill), reads, last);
   return why.empty() ? why : "an array element; " + why;
 }
 
 /// The replay allowance (`left`, operation units) goes to the kernel's
 /// outermost loops, the one whose stored values take the most tape first.
 /// Each gets the share of its iterations that `left` pays for running
-/// again, at most all of them, and what it takes is gone for the next. At run time the loop
-/// tapes only its last iterations and runs the others again from
-/// snapshots (planLoopReversal), when that holds less than its whole tape.
+/// again, at most all of them, and what it takes is gone for the next. At
+/// run time the loop tapes only its last iterations and runs the others
+/// again from snapshots (planLoopReversal), when that holds less than its
+/// whole tape.
 void shareReplays(FunctionPlan &plan,
                   const std::map<const StmtNode *, std::set<const StmtNode *>> &outermost,
                   double left) {
@@ -176,6 +173,17 @@ void shareReplays(FunctionPlan &plan,
 }
 
 } // namespace
+
+std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill) {
+  std::vector<Var *> operands;
+  collectVars(value, operands);
+  if (refill) {
+    collectVars(refill->value, operands); // the loop's condition
+    operands.erase(std::remove(operands.begin(), operands.end(), refill->counted.index),
+                   operands.end());
+  }
+  return operands;
+}
 
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
                         const TbrResult &storeAll, const PlanOptions &options,
@@ -258,24 +266,28 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         v.bytes = scalarBytes(v.var->elem) * v.runs;
         plan.storeAllBytes += v.bytes;
         size_t last = 0;
-        // An array element: recomputable when the loop around it does
-        // nothing else (it fills the array from values at hand).
-        auto loop = loopOfBody.find(s.get());
-        StmtRef fill = loop != loopOfBody.end() && s->stmts.size() == 1 ? loop->second : nullptr;
-        auto fillPlace = fill ? places.find(fill.get()) : places.end();
-        if (def->lhs->kind == ExprKind::VarRef)
+        // The block whose statements read it: the assignment's, or for an
+        // array element the fill loop's, when the loop does nothing else
+        // (it fills the array from values at hand).
+        const StmtNode *readersIn = s.get();
+        StmtRef fill;
+        if (def->lhs->kind == ExprKind::VarRef) {
           v.reason = whyNotRecomputable(s, d, reads, assignments, summaries, last);
-        else if (fill && fill->counted.index && fillPlace != places.end())
-          v.reason = whyNotRefillable(f, def, fill, fillPlace->second, reads, summaries, last);
-        else
+        } else {
           v.reason = "an array element";
+          auto loop = loopOfBody.find(s.get());
+          auto place = loop != loopOfBody.end() ? places.find(loop->second.get()) : places.end();
+          if (s->stmts.size() == 1 && place != places.end() && loop->second->counted.index) {
+            fill = loop->second;
+            readersIn = place->second.block.get();
+            v.reason = whyNotRefillable(f, def, fill, place->second, reads, summaries, last);
+          }
+        }
         v.candidate = v.reason.empty();
         if (v.candidate) {
-          const bool element = def->lhs->kind != ExprKind::VarRef;
-          if (element)
-            v.refill = fill;
+          v.refill = fill;
           v.cost = exprCost(def->value) * v.runs;
-          v.recomputeBefore = (element ? fillPlace->second.block : s)->stmts[last].get();
+          v.recomputeBefore = readersIn->stmts[last].get();
           for (const auto &[stmt, vars] : reads)
             if (vars.count(v.var))
               v.G += freq.of(stmt);

@@ -115,6 +115,11 @@ struct FunctionPlan {
   double recomputeCost = 0;   // operation units the plan adds per call
 };
 
+/// What recomputing a value reads: the variables of its expression and,
+/// for an array's fill loop (`refill`), those of the loop's condition, but
+/// not the loop's own index.
+std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill);
+
 /// Plans the values of `f`. `reads` gives, per statement, the variables
 /// its reverse code reads; `storeAll` is the to-be-recorded result when
 /// every value is stored.

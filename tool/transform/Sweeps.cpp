@@ -77,14 +77,9 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     // be at hand where it was assigned.
     for (auto &[stmt, vars] : reads_)
       vars.erase(v.var);
-    std::vector<Var *> operands;
-    collectVars(v.value, operands);
-    if (v.refill) // and the bound of the loop that fills an array
-      collectVars(v.refill->value, operands);
     VarSet &atDefinition = reads_[v.definition];
-    for (Var *o : operands)
-      if (!adj_.isGenerated(o) && o->origin != Var::Global &&
-          !(v.refill && o == v.refill->counted.index))
+    for (Var *o : recomputeOperands(v.value, v.refill))
+      if (!adj_.isGenerated(o) && o->origin != Var::Global)
         atDefinition.insert(o);
     std::vector<StmtRef> &before = recomputeBefore_[v.recomputeBefore];
     if (v.refill) {
