@@ -721,9 +721,21 @@ class Gen:
         name = self.fresh("t")
         e = self.fexpr(scope, r.randint(1, 3))
         e = self.squash_to(e, VMAG)
+        prev = [f for f in scope.fs if f[2]]
         scope.fs.append((name, VMAG, True))
         self.level_of[name] = scope.level
-        return [Decl("%s %s = %s;", "T", name, e)]
+        out = [Decl("%s %s = %s;", "T", name, e)]
+        if prev and self.counter % 3 == 0:
+            # A cheap value computed from this one and an earlier local (no
+            # random draw): later reads of it make chains the default plan
+            # may recompute link by link (`u = 0.5 * t + s` with t
+            # recomputed too).
+            u = self.fresh("u")
+            p = prev[-1]
+            out.append(Decl("%s %s = 0.5 * %s + %s;", "T", u, Ref(name, mag=VMAG), Ref(p[0], mag=p[1])))
+            scope.fs.append((u, VMAG, True))
+            self.level_of[u] = scope.level
+        return out
 
     def squash_to(self, e, m):
         if e.mag <= m:

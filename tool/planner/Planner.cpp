@@ -139,6 +139,77 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
   return why.empty() ? why : "an array element; " + why;
 }
 
+/// Where a candidate sits: the block whose statements read it, the place
+/// there of its assignment (of the fill loop, for a refill), the last
+/// statement there whose reverse reads it, and what recomputing it reads.
+struct CandidateSite {
+  const StmtNode *block = nullptr;
+  size_t at = 0, last = 0;
+  std::vector<Var *> operands;
+};
+
+bool readsValueOf(const CandidateSite &site, const Var *v) {
+  return std::find(site.operands.begin(), site.operands.end(), v) != site.operands.end();
+}
+
+/// The place in its block before whose reverse each recomputed value (and
+/// `extra`, if given) is recomputed: its last reader's, or later, where a
+/// recomputed value that reads it is recomputed. Values of a block come in
+/// program order, so those read come before those that read them.
+std::vector<size_t> chainPoints(const FunctionPlan &plan, const std::vector<CandidateSite> &sites,
+                                const ValueDecision *extra) {
+  std::vector<size_t> point(plan.values.size());
+  for (size_t x = plan.values.size(); x-- > 0;) {
+    point[x] = sites[x].last;
+    for (size_t y = x + 1; y < plan.values.size(); ++y) {
+      bool recomputed = plan.values[y].recompute || &plan.values[y] == extra;
+      if (recomputed && sites[y].block == sites[x].block &&
+          readsValueOf(sites[y], plan.values[x].var))
+        point[x] = std::max(point[x], point[y]);
+    }
+  }
+  return point;
+}
+
+/// Why `v` cannot be recomputed along with the values already recomputed,
+/// or an empty string. Values that read one another must be scalars of one
+/// block; recomputing one later, for a value that reads it, must not take
+/// it past a change of what it is computed from.
+std::string whyNotChained(const FunctionPlan &plan, const ValueDecision &v,
+                          const std::vector<CandidateSite> &sites) {
+  size_t vi = &v - plan.values.data();
+  for (size_t w = 0; w < plan.values.size(); ++w) {
+    if (!plan.values[w].recompute)
+      continue;
+    bool related = readsValueOf(sites[vi], plan.values[w].var) ||
+                   readsValueOf(sites[w], v.var);
+    if (related && (v.refill || plan.values[w].refill || sites[w].block != sites[vi].block))
+      return "its expression and another recomputed value depend on each other";
+  }
+  std::vector<size_t> point = chainPoints(plan, sites, &v);
+  for (size_t x = 0; x < plan.values.size(); ++x) {
+    if ((!plan.values[x].recompute && x != vi) || point[x] == sites[x].last)
+      continue;
+    const StmtNode *block = sites[x].block;
+    std::set<const Var *> written;
+    for (size_t j = sites[x].last + 1; j <= point[x]; ++j)
+      collectWrittenVars(block->stmts[j], written);
+    for (Var *o : sites[x].operands)
+      if (written.count(o))
+        return "recomputing '" + plan.values[x].var->name + "' for the values computed from it "
+               "would read '" + o->name + "' after it changes";
+  }
+  return "";
+}
+
+/// Moves each recomputed value's recomputation to its place in the chain.
+void chainRecomputePoints(FunctionPlan &plan, const std::vector<CandidateSite> &sites) {
+  std::vector<size_t> point = chainPoints(plan, sites, nullptr);
+  for (size_t x = 0; x < plan.values.size(); ++x)
+    if (plan.values[x].recompute)
+      plan.values[x].recomputeBefore = sites[x].block->stmts[point[x]].get();
+}
+
 /// The replay allowance (`left`, operation units) goes to the kernel's
 /// outermost loops, the one whose stored values take the most tape first.
 /// Each gets the share of its iterations that `left` pays for running
@@ -250,7 +321,8 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
       loopOfBody[s->body.get()] = s;
   });
 
-  // Every value store-all pushes, in program order.
+  // Every value store-all pushes, in program order, and where it sits.
+  std::vector<CandidateSite> sites;
   forEachStmt(f.body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Block) {
       for (size_t d = 0; d < s->stmts.size(); ++d) {
@@ -270,6 +342,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         // array element the fill loop's, when the loop does nothing else
         // (it fills the array from values at hand).
         const StmtNode *readersIn = s.get();
+        size_t at = d;
         StmtRef fill;
         if (def->lhs->kind == ExprKind::VarRef) {
           v.reason = whyNotRecomputable(s, d, reads, assignments, summaries, last);
@@ -280,6 +353,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
           if (s->stmts.size() == 1 && place != places.end() && loop->second->counted.index) {
             fill = loop->second;
             readersIn = place->second.block.get();
+            at = place->second.index;
             v.reason = whyNotRefillable(f, def, fill, place->second, reads, summaries, last);
           }
         }
@@ -292,6 +366,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
             if (vars.count(v.var))
               v.G += freq.of(stmt);
         }
+        sites.push_back({readersIn, at, last, recomputeOperands(def->value, fill)});
         plan.values.push_back(v);
       }
     }
@@ -317,8 +392,12 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     return plan;
   }
 
-  // Recompute the lowest scores first, within the allowance, and never a
-  // value whose expression reads another recomputed value (or is read by one).
+  // Recompute the lowest scores first, within the allowance. A value may be
+  // computed from other recomputed values of its block (a chain: `t2 = t +
+  // 0.5 * h` with t recomputed too): each is then recomputed no later than
+  // the values that read it, which moves it before a later statement's
+  // reverse and must not take it past a change of what it reads. Array
+  // refills and values in different blocks never chain.
   std::vector<ValueDecision *> order;
   for (ValueDecision &v : plan.values)
     if (v.candidate)
@@ -326,16 +405,10 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
   std::stable_sort(order.begin(), order.end(),
                    [](const ValueDecision *a, const ValueDecision *b) { return a->score < b->score; });
   double allowance = options.recomputeAllowance * plan.primalCost;
-  std::set<const Var *> recomputed;
   for (ValueDecision *v : order) {
-    bool tangled = false;
-    for (const Var *r : recomputed)
-      tangled |= mentions(v->value, r);
-    for (const ValueDecision &w : plan.values)
-      if (w.recompute && mentions(w.value, v->var))
-        tangled = true;
-    if (tangled) {
-      v->reason = "stored: its expression and another recomputed value depend on each other";
+    std::string why = whyNotChained(plan, *v, sites);
+    if (!why.empty()) {
+      v->reason = "stored: " + why;
       continue;
     }
     if (plan.recomputeCost + v->cost > allowance) {
@@ -346,7 +419,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     v->reason = "recomputed: cheaper to evaluate again than to keep";
     plan.recomputeCost += v->cost;
     plan.plannedBytes -= v->bytes;
-    recomputed.insert(v->var);
+    chainRecomputePoints(plan, sites);
   }
   for (ValueDecision &v : plan.values)
     if (!v.candidate)

@@ -9,7 +9,8 @@
 // then evaluating the expression again, in the reverse sweep, gives the
 // same bits. The elements of a local array filled by a loop that does only
 // that (`for (i...) a[i] = e;`), and written nowhere else, are recomputed
-// alike: the loop runs again. Every such candidate gets the score
+// alike: the loop runs again. Scalars of one block may be recomputed from
+// one another (a chain), operands first. Every such candidate gets the score
 //
 //     score = alpha * G + beta * T - gamma * M
 //
@@ -73,7 +74,8 @@ struct ValueDecision {
   double cost = 0;                      // operation units per call to recompute
   double G = 0, T = 0, M = 0, score = 0;
   // Where the reverse sweep recomputes it: before the reverse of this
-  // statement (the last one whose reverse reads it), in this block.
+  // statement (the last one whose reverse reads it, or reads a recomputed
+  // value computed from it), in this block.
   const StmtNode *recomputeBefore = nullptr;
   // An array's elements: the loop that fills them (`a[i] = e;`), run again
   // there instead of the assignment.

@@ -68,18 +68,21 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   // What storing everything would push, the plan, then what remains to push.
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
   plan = planValues(f_, reads_, tbr, options_, sums_);
-  bool recomputes = false;
+  std::set<const Var *> recomputed;
+  for (const ValueDecision &v : plan.values)
+    if (v.recompute)
+      recomputed.insert(v.var);
   for (const ValueDecision &v : plan.values) {
     if (!v.recompute)
       continue;
-    recomputes = true;
     // Its readers get it recomputed; what it is computed from must then
-    // be at hand where it was assigned.
+    // be at hand where it was assigned, or be recomputed before it (the
+    // values of a block come in program order).
     for (auto &[stmt, vars] : reads_)
       vars.erase(v.var);
     VarSet &atDefinition = reads_[v.definition];
     for (Var *o : recomputeOperands(v.value, v.refill))
-      if (!adj_.isGenerated(o) && o->origin != Var::Global)
+      if (!adj_.isGenerated(o) && o->origin != Var::Global && !recomputed.count(o))
         atDefinition.insert(o);
     std::vector<StmtRef> &before = recomputeBefore_[v.recomputeBefore];
     if (v.refill) {
@@ -91,7 +94,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     before.push_back(comment("recompute " + v.var->name + " (the plan keeps it off the tape)"));
     before.push_back(assign(varRef(v.var), v.value));
   }
-  if (recomputes)
+  if (!recomputed.empty())
     tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
