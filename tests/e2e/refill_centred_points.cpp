@@ -1,12 +1,12 @@
 // Local arrays filled by a loop from values at hand are recomputed by the
 // default plan: the reverse sweep fills them again before the reverse of
 // the last statement that reads them, instead of popping their old elements
-// (xc, centred points as in GMM, and e). Arrays the plan must keep stay
+// (xc, centred points as in GMM, and e; of 6 elements, so not split into
+// scalars, which takes at most 4). Arrays the plan must keep stay
 // taped: y (its loop does more), z (written again after its fill), u
 // (filled from c, which changes before u's last use) and v (filled in
 // part: its last element would keep an older value). store-all tapes them
-// all. The gradients must match central finite differences and have the
-// same bits under store-all and every budget.
+// all. Gradients: central finite differences, same bits in every plan.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -23,30 +23,30 @@ CGP_GRAD(mu, w)
 double spread(const double *x, const double *mu, const double *w, int n) {
   double loss = 0;
   for (int p = 0; p < n; ++p) {
-    double xc[4], y[4], z[4], u[4], e[4], v[4];
-    for (int i = 0; i < 4; ++i)
-      xc[i] = x[p * 4 + i] - mu[i];
+    double xc[6], y[6], z[6], u[6], e[6], v[6];
+    for (int i = 0; i < 6; ++i)
+      xc[i] = x[p * 6 + i] - mu[i];
     double c = w[0] * xc[0];
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 6; ++i) {
       y[i] = xc[i] * w[i];
       loss += std::sin(y[i]);
     }
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
       z[i] = xc[i] * xc[i];
     z[0] = z[0] + 1.0;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
       u[i] = c * w[i];
     c = c * c;
-    for (int i = 0; i < 4; ++i)
-      e[i] = 0.3 * x[p * 4 + i] - w[i];
+    for (int i = 0; i < 6; ++i)
+      e[i] = 0.3 * x[p * 6 + i] - w[i];
     double s = 0;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
       s += std::exp(e[i]);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 6; ++i)
       loss += w[i] * xc[i] * xc[i] + z[i] * u[i] + c * y[i] + std::log(s) * e[i];
-    for (int i = 0; i < 3; ++i)
-      v[i] = x[p * 4 + i] * mu[i];
-    loss += v[0] * v[2];
+    for (int i = 0; i < 5; ++i)
+      v[i] = x[p * 6 + i] * mu[i];
+    loss += v[0] * v[4];
   }
   return loss;
 }
@@ -66,8 +66,8 @@ double spread(const double *x, const double *mu, const double *w, int n) {
 // CGP-NOT: cgp_tape.push(xc[
 // CGP: cgp_tape.push(u[i
 // CGP: // recompute xc (the plan keeps its elements off the tape): fill it again
-// CGP-NEXT: for (int i{{[_0-9]*}} = 0; i{{[_0-9]*}} < 4; ++i{{[_0-9]*}}) {
-// CGP-NEXT: xc[i{{[_0-9]*}}] = x[p * 4 + i{{[_0-9]*}}] - mu[i{{[_0-9]*}}];
+// CGP-NEXT: for (int i{{[_0-9]*}} = 0; i{{[_0-9]*}} < 6; ++i{{[_0-9]*}}) {
+// CGP-NEXT: xc[i{{[_0-9]*}}] = x[p * 6 + i{{[_0-9]*}}] - mu[i{{[_0-9]*}}];
 // CGP-NEXT: }
 // CGP-NOT: xc[i{{[_0-9]*}}] = cgp_tape.pop
 // STORE: cgp_tape.push(xc[i]);
@@ -78,10 +78,10 @@ double spread(const double *x, const double *mu, const double *w, int n) {
 
 int main() {
   const int n = 300;
-  cgp_test::Checker c("spread over 300 points of 4 coordinates");
-  std::vector<double> x = c.random_vector(4 * n, -1.0, 1.0); // data, not differentiated
-  std::vector<double>& mu = c.in("mu", 4, -0.5, 0.5);
-  std::vector<double>& w = c.in("w", 4, -0.8, 0.8);
+  cgp_test::Checker c("spread over 300 points of 6 coordinates");
+  std::vector<double> x = c.random_vector(6 * n, -1.0, 1.0); // data, not differentiated
+  std::vector<double>& mu = c.in("mu", 6, -0.5, 0.5);
+  std::vector<double>& w = c.in("w", 6, -0.8, 0.8);
   c.primal([&] { return spread(x.data(), mu.data(), w.data(), n); });
   c.grad([&](cgp_test::Grads& d) {
     return spread_grad(x.data(), mu.data(), w.data(), n, d.f64("mu"), d.f64("w"));

@@ -1,6 +1,6 @@
 // Unit tests of the passes between the frontend and the reverse sweep:
-// control normalisation, call hoisting, counted loops, hoisted locals, and
-// the analyses (summaries, activity, to-be-recorded).
+// scalar replacement, control normalisation, call hoisting, counted loops,
+// hoisted locals, and the analyses (summaries, activity, to-be-recorded).
 #include "LowerSnippet.h"
 #include "analysis/Activity.h"
 #include "analysis/Summaries.h"
@@ -10,6 +10,7 @@
 #include "transform/HoistCalls.h"
 #include "transform/HoistDecls.h"
 #include "transform/NormalizeControl.h"
+#include "transform/ScalarReplacement.h"
 
 #include <catch2/catch.hpp>
 
@@ -222,4 +223,60 @@ TEST_CASE("to-be-recorded: only overwritten values that the reverse reads", "[an
   CHECK_FALSE(tbr.pushes.count(init.get())); // keep: never overwritten afterwards
   CHECK(tbr.neededAtExit.count(a));
   CHECK(tbr.neededAtExit.count(keep));
+}
+
+TEST_CASE("small arrays become scalars, with the helpers and loops that fill them",
+          "[passes][scalars]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <cmath>
+    static void half(const double *p, double t, const double *y, double *dy) {
+      dy[0] = y[1];
+      dy[1] = std::sin(p[0] * t) * y[0];
+    }
+    CGP_GRAD(p) double k(const double *p, int steps) {
+      double y[2] = {1.0, 0.0};
+      for (int s = 0; s < steps; ++s) {
+        double k1[2], tmp[2];
+        half(p, s * 0.1, y, k1);
+        for (int i = 0; i < 2; ++i) tmp[i] = y[i] + k1[i];
+        for (int i = 0; i < 2; ++i) tmp[i] = tmp[i] * 0.5;
+        for (int i = 0; i < 2; ++i) y[i] = tmp[i];
+      }
+      return y[0];
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  REQUIRE(replaceSmallArrays(k, l->module));
+  std::string text = printFunction(k);
+  CHECK(contains(text, "// inlined: ::half(p, s * 0.1, y, k1)"));
+  CHECK(contains(text, "half_t = s * 0.1;"));
+  CHECK(contains(text, "k1_0 = y_1;"));
+  CHECK(contains(text, "k1_1 = std::sin(*p * half_t) * y_0;"));
+  CHECK(contains(text, "tmp_0 = y_0 + k1_0;"));
+  // tmp_0's second value gets its own variable; y's values live on, so not.
+  CHECK(contains(text, "tmp_0_2 = tmp_0 * 0.5;"));
+  CHECK(contains(text, "y_0 = tmp_0_2;"));
+  CHECK_FALSE(contains(text, "for (int i"));
+  CHECK_FALSE(contains(text, "k1["));
+
+  // An element chosen at run time keeps the array, its fill loop and the call.
+  auto m = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    static void twice(const double *a, double *out) { out[0] = 2.0 * a[0]; }
+    CGP_GRAD(x) double k(const double *x, const int *pick, int n) {
+      double loss = 0;
+      for (int i = 0; i < n; ++i) {
+        double w[3], o[5];
+        for (int j = 0; j < 3; ++j) w[j] = x[i + j];
+        twice(w, o);
+        loss += o[0] + w[pick[i]];
+      }
+      return loss;
+    })");
+  REQUIRE_FALSE(m->hasErrors);
+  Function &k2 = *m->kernels[0];
+  StmtRef before = k2.body;
+  CHECK_FALSE(replaceSmallArrays(k2, m->module)); // o has 5 elements: more than split
+  CHECK(k2.body == before);
 }

@@ -30,13 +30,16 @@ bool hasEffects(const ExprRef &e, Summaries &summaries) {
 
 /// Why `v`, assigned by `def` (`stmts[at]` or inside it) from `operands`,
 /// cannot be computed again before the reverse of the last statement whose
-/// reverse reads it, or an empty string: every such statement must come
-/// after `stmts[at]`, in `stmts` (nested statements included), and nothing
-/// in `operands` may change up to the last of them, whose index goes to
-/// `last`.
-std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const StmtNode *def,
-                         Var *v, const std::vector<Var *> &operands,
-                         const std::map<const StmtNode *, VarSet> &reads, size_t &last) {
+/// reverse reads it, or an empty string. Its readers are the statements of
+/// `stmts[at+1 .. end]` (nested ones included) whose reverse reads `v`; with
+/// `everywhere`, no statement elsewhere may read it. Nothing in `operands`
+/// may change up to the last reader, whose index goes to `last`; the
+/// readers go to `readers`.
+std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, size_t end,
+                         bool everywhere, const StmtNode *def, Var *v,
+                         const std::vector<Var *> &operands,
+                         const std::map<const StmtNode *, VarSet> &reads, size_t &last,
+                         std::vector<const StmtNode *> &readers) {
   std::set<const StmtNode *> users;
   for (const auto &[stmt, vars] : reads)
     if (vars.count(v))
@@ -44,15 +47,14 @@ std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const Stm
   if (users.count(def))
     return "read by its own reverse code";
   size_t found = 0;
-  bool any = false;
-  for (size_t j = at + 1; j < stmts.size(); ++j)
+  for (size_t j = at + 1; j <= end && j < stmts.size(); ++j)
     forEachStmt(stmts[j], [&](const StmtRef &n) {
       if (users.erase(n.get())) {
         found = j;
-        any = true;
+        readers.push_back(n.get());
       }
     });
-  if (!users.empty() || !any)
+  if ((everywhere && !users.empty()) || readers.empty())
     return "read by the reverse sweep outside the block that assigns it";
   std::set<const Var *> written;
   for (size_t j = at + 1; j <= found; ++j)
@@ -64,25 +66,50 @@ std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, const Stm
   return "";
 }
 
-/// Why `definition` (statement `d` of `block`) cannot be recomputed, or
-/// an empty string; on success sets `last` to the index of the last
-/// statement of the block whose reverse reads the value.
+/// Why the value that the assignment `block->stmts[d]` pushes cannot be
+/// recomputed, or an empty string. Of a scalar assigned once, that is the
+/// value it assigns (the one of the iteration before); of a scalar assigned
+/// more than once, the one it overwrites, which a plain assignment earlier
+/// in the block must have computed, and which only the statements up to
+/// this one read. On success sets `at` to the index of the assignment that
+/// computes it, `end` to the last index where it may be read, `last` to the
+/// last one where it is, and `readers`.
 std::string whyNotRecomputable(const StmtRef &block, size_t d,
                                const std::map<const StmtNode *, VarSet> &reads,
                                const std::map<const Var *, int> &assignments,
-                               Summaries &summaries, size_t &last) {
-  const StmtRef &def = block->stmts[d];
-  Var *v = def->lhs->var;
+                               Summaries &summaries, size_t &at, size_t &end, size_t &last,
+                               std::vector<const StmtNode *> &readers) {
+  const std::vector<StmtRef> &stmts = block->stmts;
+  Var *v = stmts[d]->lhs->var;
   if (v->origin != Var::Local && v->origin != Var::Temp)
     return "a parameter";
-  if (assignments.at(v) != 1)
-    return "assigned more than once";
+  at = d;
+  end = stmts.size() - 1;
+  bool once = assignments.at(v) == 1;
+  if (!once) {
+    // The value overwritten here: the last one written before, in this block.
+    bool before = false;
+    for (at = d; at-- > 0;) {
+      std::set<const Var *> written;
+      collectWrittenVars(stmts[at], written);
+      if ((before = written.count(v) != 0))
+        break;
+    }
+    StmtRef earlier = before ? stmts[at] : nullptr;
+    if (!earlier || earlier->kind != StmtKind::Assign || earlier->assignOp != AssignOp::Set ||
+        earlier->lhs->kind != ExprKind::VarRef)
+      return "assigned more than once";
+    if (mentions(earlier->value, v))
+      return "assigned more than once, from its own earlier value";
+    end = d;
+  }
+  const StmtRef &def = stmts[at];
   if (hasEffects(def->value, summaries))
     return "computed by a call that writes memory or cannot be seen into";
   // Where the reverse sweep reads it: only after the assignment, in this
   // block; nothing the expression reads may change before the last reader.
-  return whyNotAtHand(block->stmts, d, def.get(), v, recomputeOperands(def->value, nullptr),
-                      reads, last);
+  return whyNotAtHand(stmts, at, end, once, def.get(), v, recomputeOperands(def->value, nullptr),
+                      reads, last, readers);
 }
 
 /// Where each statement sits: its block and its place there.
@@ -100,11 +127,13 @@ struct Place {
 /// code that reads `a` comes after the loop in the block that holds it,
 /// with nothing the loop reads changing in between: then running the loop
 /// again there gives the same bits. On success sets `last` to the index,
-/// in that block, of the last statement whose reverse reads `a`.
+/// in that block, of the last statement whose reverse reads `a`, and
+/// `readers`.
 std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRef &fill,
                              const Place &where,
                              const std::map<const StmtNode *, VarSet> &reads,
-                             Summaries &summaries, size_t &last) {
+                             Summaries &summaries, size_t &last,
+                             std::vector<const StmtNode *> &readers) {
   const ExprRef &lhs = def->lhs;
   Var *a = lhs->var;
   Var *index = fill->counted.index;
@@ -134,80 +163,208 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
   });
   if (elsewhere)
     return "an array element of an array written elsewhere too";
-  std::string why = whyNotAtHand(where.block->stmts, where.index, def.get(), a,
-                                 recomputeOperands(def->value, fill), reads, last);
+  std::string why = whyNotAtHand(where.block->stmts, where.index, where.block->stmts.size() - 1,
+                                 true, def.get(), a, recomputeOperands(def->value, fill), reads,
+                                 last, readers);
   return why.empty() ? why : "an array element; " + why;
 }
 
 /// Where a candidate sits: the block whose statements read it, the place
-/// there of its assignment (of the fill loop, for a refill), the last
-/// statement there whose reverse reads it, and what recomputing it reads.
+/// there of the assignment that computes it (of the fill loop, for a
+/// refill), the last place where it may be read (before the next
+/// assignment of a scalar assigned more than once) and the last where it
+/// is, and what recomputing it reads.
 struct CandidateSite {
   const StmtNode *block = nullptr;
-  size_t at = 0, last = 0;
+  size_t at = 0, end = 0, last = 0;
   std::vector<Var *> operands;
 };
 
-bool readsValueOf(const CandidateSite &site, const Var *v) {
+bool readsVar(const CandidateSite &site, const Var *v) {
   return std::find(site.operands.begin(), site.operands.end(), v) != site.operands.end();
+}
+
+/// True if recomputing value `y` reads value `x` of the plan: x's variable,
+/// computed before y in y's block and not assigned again before it.
+bool readsValue(const FunctionPlan &plan, const std::vector<CandidateSite> &sites, size_t y,
+                size_t x) {
+  const CandidateSite &a = sites[x], &b = sites[y];
+  return a.block == b.block && a.at < b.at && b.at <= a.end && readsVar(b, plan.values[x].var);
+}
+
+/// The values of the plan in the order of the statements that compute them
+/// within each block (what a value reads comes before it).
+std::vector<size_t> byPlace(const std::vector<CandidateSite> &sites) {
+  std::vector<size_t> order(sites.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sites[a].at < sites[b].at; });
+  return order;
 }
 
 /// The place in its block before whose reverse each recomputed value (and
 /// `extra`, if given) is recomputed: its last reader's, or later, where a
-/// recomputed value that reads it is recomputed. Values of a block come in
-/// program order, so those read come before those that read them.
+/// recomputed value that reads it is recomputed.
 std::vector<size_t> chainPoints(const FunctionPlan &plan, const std::vector<CandidateSite> &sites,
                                 const ValueDecision *extra) {
   std::vector<size_t> point(plan.values.size());
-  for (size_t x = plan.values.size(); x-- > 0;) {
+  std::vector<size_t> order = byPlace(sites);
+  for (size_t k = order.size(); k-- > 0;) { // those that read it first
+    size_t x = order[k];
     point[x] = sites[x].last;
-    for (size_t y = x + 1; y < plan.values.size(); ++y) {
-      bool recomputed = plan.values[y].recompute || &plan.values[y] == extra;
-      if (recomputed && sites[y].block == sites[x].block &&
-          readsValueOf(sites[y], plan.values[x].var))
+    for (size_t y = 0; y < plan.values.size(); ++y)
+      if ((plan.values[y].recompute || &plan.values[y] == extra) && readsValue(plan, sites, y, x))
         point[x] = std::max(point[x], point[y]);
-    }
   }
   return point;
 }
 
 /// Why `v` cannot be recomputed along with the values already recomputed,
-/// or an empty string. Values that read one another must be scalars of one
-/// block; recomputing one later, for a value that reads it, must not take
-/// it past a change of what it is computed from.
+/// or an empty string. Values that read one another must be of one block
+/// (an array's fill loop counts as a statement of the block that holds it);
+/// recomputing one later, for a value that reads it, must not take
+/// it past a change of what it is computed from, nor past its variable's
+/// next assignment.
 std::string whyNotChained(const FunctionPlan &plan, const ValueDecision &v,
                           const std::vector<CandidateSite> &sites) {
   size_t vi = &v - plan.values.data();
   for (size_t w = 0; w < plan.values.size(); ++w) {
     if (!plan.values[w].recompute)
       continue;
-    bool related = readsValueOf(sites[vi], plan.values[w].var) ||
-                   readsValueOf(sites[w], v.var);
-    if (related && (v.refill || plan.values[w].refill || sites[w].block != sites[vi].block))
+    // In one block, which value of a variable each reads is known.
+    bool oneBlock = sites[vi].block == sites[w].block;
+    bool related = oneBlock ? readsValue(plan, sites, vi, w) || readsValue(plan, sites, w, vi)
+                            : readsVar(sites[vi], plan.values[w].var) || readsVar(sites[w], v.var);
+    if (related && !oneBlock)
       return "its expression and another recomputed value depend on each other";
   }
   std::vector<size_t> point = chainPoints(plan, sites, &v);
   for (size_t x = 0; x < plan.values.size(); ++x) {
     if ((!plan.values[x].recompute && x != vi) || point[x] == sites[x].last)
       continue;
+    const std::string name = plan.values[x].var->name;
+    if (point[x] > sites[x].end)
+      return "recomputing '" + name + "' for the values computed from it would come after '" +
+             name + "' is assigned again";
     const StmtNode *block = sites[x].block;
     std::set<const Var *> written;
     for (size_t j = sites[x].last + 1; j <= point[x]; ++j)
       collectWrittenVars(block->stmts[j], written);
     for (Var *o : sites[x].operands)
       if (written.count(o))
-        return "recomputing '" + plan.values[x].var->name + "' for the values computed from it "
-               "would read '" + o->name + "' after it changes";
+        return "recomputing '" + name + "' for the values computed from it would read '" +
+               o->name + "' after it changes";
   }
   return "";
 }
 
-/// Moves each recomputed value's recomputation to its place in the chain.
-void chainRecomputePoints(FunctionPlan &plan, const std::vector<CandidateSite> &sites) {
+/// Moves each recomputed value's recomputation to its place in the chain,
+/// lists what must be at hand where it is computed (its operands, less the
+/// recomputed values of the chain) and the order to recompute them in.
+void settleChains(FunctionPlan &plan, const std::vector<CandidateSite> &sites) {
   std::vector<size_t> point = chainPoints(plan, sites, nullptr);
-  for (size_t x = 0; x < plan.values.size(); ++x)
+  for (size_t x = 0; x < plan.values.size(); ++x) {
+    ValueDecision &v = plan.values[x];
+    if (!v.recompute)
+      continue;
+    v.recomputeBefore = sites[x].block->stmts[point[x]].get();
+    v.operandsAtHand.clear();
+    for (Var *o : sites[x].operands) {
+      bool recomputed = false;
+      for (size_t w = 0; w < plan.values.size(); ++w)
+        recomputed |= plan.values[w].recompute && plan.values[w].var == o &&
+                      readsValue(plan, sites, x, w);
+      if (!recomputed)
+        v.operandsAtHand.push_back(o);
+    }
+  }
+  plan.recomputeOrder.clear();
+  for (size_t x : byPlace(sites))
     if (plan.values[x].recompute)
-      plan.values[x].recomputeBefore = sites[x].block->stmts[point[x]].get();
+      plan.recomputeOrder.push_back(x);
+}
+
+/// The values that only recomputing needs: what a recomputed value is
+/// computed from, assigned earlier in its block by a plain assignment, and
+/// not itself a value the reverse sweep reads. Kept at hand, such a value
+/// goes on the tape where it is overwritten; it is recomputed too, as part
+/// of the chain, when that stays within the allowance. Runs until no
+/// recomputed value adds one.
+void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
+                      const Frequencies &freq, Summaries &summaries, const PlanOptions &options,
+                      double allowance) {
+  for (bool added = true; added;) {
+    added = false;
+    for (size_t x = 0; x < plan.values.size(); ++x) {
+      if (!plan.values[x].recompute || plan.values[x].refill)
+        continue;
+      const StmtNode *block = sites[x].block;
+      for (Var *o : std::vector<Var *>(sites[x].operands)) {
+        if (!o->isScalar() || (o->origin != Var::Local && o->origin != Var::Temp))
+          continue;
+        // Its assignment: the last statement before x's that writes it.
+        size_t j = sites[x].at;
+        std::set<const Var *> written;
+        while (j-- > 0) {
+          collectWrittenVars(block->stmts[j], written);
+          if (written.count(o))
+            break;
+        }
+        if (j == static_cast<size_t>(-1))
+          continue;
+        const StmtRef &def = block->stmts[j];
+        if (def->kind != StmtKind::Assign || def->assignOp != AssignOp::Set ||
+            def->lhs->kind != ExprKind::VarRef || mentions(def->value, o) ||
+            hasEffects(def->value, summaries))
+          continue;
+        size_t end = j + 1;
+        for (written.clear(); end < block->stmts.size(); ++end) {
+          collectWrittenVars(block->stmts[end], written);
+          if (written.count(o))
+            break;
+        }
+        bool listed = false;
+        for (size_t w = 0; w < plan.values.size(); ++w)
+          listed |= plan.values[w].var == o && sites[w].block == block &&
+                    (sites[w].at == j || (end < block->stmts.size() &&
+                                          plan.values[w].definition == block->stmts[end].get()));
+        if (listed)
+          continue;
+        ValueDecision u;
+        u.var = o;
+        u.definition = u.computedAt = def.get();
+        u.definitionPos = def->pos.line ? def->pos : o->pos;
+        u.value = def->value;
+        u.candidate = true;
+        u.runs = freq.of(def.get());
+        u.bytes = scalarBytes(o->elem) * u.runs;
+        u.cost = exprCost(u.value) * u.runs;
+        u.T = plan.primalCost > 0 ? u.cost / plan.primalCost : 0;
+        u.M = plan.storeAllBytes > 0 ? u.bytes / plan.storeAllBytes : 0;
+        u.score = options.beta * u.T - options.gamma * u.M;
+        u.recomputeBefore = def.get();
+        plan.values.push_back(u);
+        sites.push_back({block, j, std::min(end, block->stmts.size() - 1), j,
+                         recomputeOperands(u.value, nullptr)});
+        ValueDecision &v = plan.values.back();
+        std::string needed = "read to recompute '" + plan.values[x].var->name + "'";
+        std::string why = whyNotChained(plan, v, sites);
+        if (why.empty() && plan.recomputeCost + v.cost > allowance)
+          why = "recomputing it would exceed the recompute allowance";
+        if (!why.empty()) {
+          v.reason = "stored: " + needed + "; " + why;
+          plan.plannedBytes += v.bytes; // a push store-all does not make
+          continue;
+        }
+        v.recompute = true;
+        v.reason = "recomputed: " + needed + ", and cheaper to evaluate again than to keep";
+        plan.recomputeCost += v.cost;
+        settleChains(plan, sites);
+        added = true;
+      }
+    }
+  }
 }
 
 /// The replay allowance (`left`, operation units) goes to the kernel's
@@ -342,10 +499,11 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         // array element the fill loop's, when the loop does nothing else
         // (it fills the array from values at hand).
         const StmtNode *readersIn = s.get();
-        size_t at = d;
+        size_t at = d, end = s->stmts.size() - 1;
         StmtRef fill;
         if (def->lhs->kind == ExprKind::VarRef) {
-          v.reason = whyNotRecomputable(s, d, reads, assignments, summaries, last);
+          v.reason = whyNotRecomputable(s, d, reads, assignments, summaries, at, end, last,
+                                        v.readers);
         } else {
           v.reason = "an array element";
           auto loop = loopOfBody.find(s.get());
@@ -354,19 +512,30 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
             fill = loop->second;
             readersIn = place->second.block.get();
             at = place->second.index;
-            v.reason = whyNotRefillable(f, def, fill, place->second, reads, summaries, last);
+            end = readersIn->stmts.size() - 1;
+            v.reason = whyNotRefillable(f, def, fill, place->second, reads, summaries, last,
+                                        v.readers);
           }
         }
         v.candidate = v.reason.empty();
+        v.computedAt = def.get();
         if (v.candidate) {
+          if (!fill && at != d) { // the value before, of a scalar assigned again here
+            v.computedAt = s->stmts[at].get();
+            v.value = s->stmts[at]->value;
+            if (s->stmts[at]->pos.line)
+              v.definitionPos = s->stmts[at]->pos;
+          }
           v.refill = fill;
-          v.cost = exprCost(def->value) * v.runs;
+          v.cost = exprCost(v.value) * v.runs;
           v.recomputeBefore = readersIn->stmts[last].get();
-          for (const auto &[stmt, vars] : reads)
-            if (vars.count(v.var))
-              v.G += freq.of(stmt);
+          for (const StmtNode *reader : v.readers)
+            v.G += freq.of(reader);
+        } else {
+          at = d;
+          v.readers.clear();
         }
-        sites.push_back({readersIn, at, last, recomputeOperands(def->value, fill)});
+        sites.push_back({readersIn, at, end, last, recomputeOperands(v.value, fill)});
         plan.values.push_back(v);
       }
     }
@@ -396,8 +565,8 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
   // computed from other recomputed values of its block (a chain: `t2 = t +
   // 0.5 * h` with t recomputed too): each is then recomputed no later than
   // the values that read it, which moves it before a later statement's
-  // reverse and must not take it past a change of what it reads. Array
-  // refills and values in different blocks never chain.
+  // reverse and must not take it past a change of what it reads. Values in
+  // different blocks never chain.
   std::vector<ValueDecision *> order;
   for (ValueDecision &v : plan.values)
     if (v.candidate)
@@ -419,11 +588,12 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     v->reason = "recomputed: cheaper to evaluate again than to keep";
     plan.recomputeCost += v->cost;
     plan.plannedBytes -= v->bytes;
-    chainRecomputePoints(plan, sites);
+    settleChains(plan, sites);
   }
   for (ValueDecision &v : plan.values)
     if (!v.candidate)
       v.reason = "stored: " + v.reason;
+  addOperandValues(plan, sites, freq, summaries, options, allowance);
   if (f.isKernel && options.memoryBudget < 0)
     shareReplays(plan, outermost, options.replayAllowance * plan.primalCost);
   return plan;

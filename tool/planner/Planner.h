@@ -7,7 +7,9 @@
 // calls, and nothing that expression reads (nor the value itself) changes
 // between the assignment and the last statement whose reverse code reads it:
 // then evaluating the expression again, in the reverse sweep, gives the
-// same bits. The elements of a local array filled by a loop that does only
+// same bits. A scalar assigned several times in one block is taken one
+// value at a time, each read between its assignment and the next. The
+// elements of a local array filled by a loop that does only
 // that (`for (i...) a[i] = e;`), and written nowhere else, are recomputed
 // alike: the loop runs again. Scalars of one block may be recomputed from
 // one another (a chain), operands first. Every such candidate gets the score
@@ -64,6 +66,10 @@ struct PlanOptions {
 struct ValueDecision {
   Var *var = nullptr;
   const StmtNode *definition = nullptr; // the assignment that pushes it
+  // The assignment that computes it: `definition` itself, or for a scalar
+  // assigned more than once, the one before it in its block (the value
+  // pushed is the one it overwrites).
+  const StmtNode *computedAt = nullptr;
   SourcePos definitionPos;
   ExprRef value;                        // what it is assigned (recompute candidates)
   bool candidate = false;               // could be recomputed
@@ -80,6 +86,12 @@ struct ValueDecision {
   // An array's elements: the loop that fills them (`a[i] = e;`), run again
   // there instead of the assignment.
   StmtRef refill;
+  // The statements whose reverse reads this value (of a scalar assigned
+  // more than once: this one of its values).
+  std::vector<const StmtNode *> readers;
+  // When recomputed: what it is computed from that must be at hand where it
+  // is computed (its operands, less those recomputed before it).
+  std::vector<Var *> operandsAtHand;
 };
 
 /// A loop of the function, and how its iterations are reversed.
@@ -111,6 +123,9 @@ struct FunctionPlan {
   std::vector<LoopDecision> loops;
   bool storeAll = false;
   std::vector<ValueDecision> values;
+  /// The recomputed values (indices into `values`) in the order the reverse
+  /// sweep recomputes those it recomputes at one place: what one reads first.
+  std::vector<size_t> recomputeOrder;
   double primalCost = 0;      // operation units per call
   double storeAllBytes = 0;   // tape bytes per call, storing every value
   double plannedBytes = 0;    // tape bytes per call with this plan

@@ -21,6 +21,12 @@ std::string bytesText(double bytes) {
   return buf;
 }
 
+/// For one of the values of a scalar assigned more than once: the line of
+/// the assignment that overwrites it (and pushes it, when stored); else 0.
+unsigned overwrittenLine(const ValueDecision &v) {
+  return v.computedAt && v.computedAt != v.definition ? v.definition->pos.line : 0;
+}
+
 std::string num(const char *format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
@@ -52,7 +58,10 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
       out += "  values the reverse sweep needs from the forward sweep:\n";
     for (const ValueDecision &v : p.values) {
       std::string name = v.var->name;
-      out += "    " + name + " (line " + std::to_string(v.definitionPos.line) + ", " +
+      std::string until;
+      if (unsigned overwritten = overwrittenLine(v))
+        until = ", until line " + std::to_string(overwritten);
+      out += "    " + name + " (line " + std::to_string(v.definitionPos.line) + until + ", " +
              v.var->elem.spelling + ", " + bytesText(v.bytes) + "): " +
              (v.recompute ? "RECOMPUTE" : "store");
       if (v.candidate)
@@ -81,6 +90,8 @@ std::string inputPlanJson(const InputPlans &in) {
     for (const ValueDecision &v : p.values)
       values.push_back({{"name", v.var->name},
                         {"line", v.definitionPos.line},
+                        {"overwritten_line", overwrittenLine(v) ? nlohmann::json(overwrittenLine(v))
+                                                                : nlohmann::json()},
                         {"type", v.var->elem.spelling},
                         {"decision", v.recompute ? "recompute" : "store"},
                         {"candidate", v.candidate},

@@ -6,12 +6,15 @@
 #include "transform/HoistDecls.h"
 #include "transform/NormalizeControl.h"
 #include "transform/ProfileHooks.h"
+#include "transform/ScalarReplacement.h"
 
 namespace cgp {
 
 void prepareFunction(Function &f, Module &module) {
   if (f.prepared || !f.body)
     return;
+  if (f.isKernel)
+    replaceSmallArrays(f, module); // before anything counts on its statements
   bool instrument = f.isKernel && module.instrument;
   if (instrument)
     addBranchHooks(f, module); // the user's `if`s, before flags add more

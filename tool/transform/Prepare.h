@@ -1,6 +1,7 @@
 //===- Prepare.h - a function made ready for differentiation ----*- C++ -*-===//
 //
-// Both modes work on the same form of a function: control flow normalised
+// Both modes work on the same form of a function: a kernel's small local
+// arrays split into scalars where they can be (ScalarReplacement.h), control flow normalised
 // (break, continue, return and switch become flags), calls of helpers as
 // statements of their own, counted loops marked, and every local declared at
 // the top. With --instrument, kernels get their profile hooks

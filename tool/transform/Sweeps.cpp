@@ -68,21 +68,15 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   // What storing everything would push, the plan, then what remains to push.
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
   plan = planValues(f_, reads_, tbr, options_, sums_);
-  std::set<const Var *> recomputed;
-  for (const ValueDecision &v : plan.values)
-    if (v.recompute)
-      recomputed.insert(v.var);
-  for (const ValueDecision &v : plan.values) {
-    if (!v.recompute)
-      continue;
+  for (size_t index : plan.recomputeOrder) {
+    const ValueDecision &v = plan.values[index];
     // Its readers get it recomputed; what it is computed from must then
-    // be at hand where it was assigned, or be recomputed before it (the
-    // values of a block come in program order).
-    for (auto &[stmt, vars] : reads_)
-      vars.erase(v.var);
-    VarSet &atDefinition = reads_[v.definition];
-    for (Var *o : recomputeOperands(v.value, v.refill))
-      if (!adj_.isGenerated(o) && o->origin != Var::Global && !recomputed.count(o))
+    // be at hand where it is computed, unless recomputed before it.
+    for (const StmtNode *reader : v.readers)
+      reads_[reader].erase(v.var);
+    VarSet &atDefinition = reads_[v.computedAt];
+    for (Var *o : v.operandsAtHand)
+      if (!adj_.isGenerated(o) && o->origin != Var::Global)
         atDefinition.insert(o);
     std::vector<StmtRef> &before = recomputeBefore_[v.recomputeBefore];
     if (v.refill) {
@@ -94,7 +88,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     before.push_back(comment("recompute " + v.var->name + " (the plan keeps it off the tape)"));
     before.push_back(assign(varRef(v.var), v.value));
   }
-  if (!recomputed.empty())
+  if (!plan.recomputeOrder.empty())
     tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
