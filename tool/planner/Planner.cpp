@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace cgp {
@@ -26,6 +27,37 @@ bool hasEffects(const ExprRef &e, Summaries &summaries) {
         found |= writes;
   });
   return found;
+}
+
+/// True for `x = e;` with x a scalar.
+bool isPlainAssignment(const StmtRef &s) {
+  return s->kind == StmtKind::Assign && s->assignOp == AssignOp::Set &&
+         s->lhs->kind == ExprKind::VarRef;
+}
+
+/// The last of `stmts[0 .. before)` that writes `v` (nested statements
+/// included), if one does.
+std::optional<size_t> lastWriteBefore(const std::vector<StmtRef> &stmts, size_t before,
+                                      const Var *v) {
+  std::set<const Var *> written;
+  for (size_t j = before; j-- > 0;) {
+    collectWrittenVars(stmts[j], written);
+    if (written.count(v))
+      return j;
+  }
+  return std::nullopt;
+}
+
+/// The first of `operands` that `stmts(after .. upTo]` write, or null.
+Var *changedBetween(const std::vector<StmtRef> &stmts, size_t after, size_t upTo,
+                    const std::vector<Var *> &operands) {
+  std::set<const Var *> written;
+  for (size_t j = after + 1; j <= upTo; ++j)
+    collectWrittenVars(stmts[j], written);
+  for (Var *o : operands)
+    if (written.count(o))
+      return o;
+  return nullptr;
 }
 
 /// Why `v`, assigned by `def` (`stmts[at]` or inside it) from `operands`,
@@ -56,12 +88,8 @@ std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, size_t en
     });
   if ((everywhere && !users.empty()) || readers.empty())
     return "read by the reverse sweep outside the block that assigns it";
-  std::set<const Var *> written;
-  for (size_t j = at + 1; j <= found; ++j)
-    collectWrittenVars(stmts[j], written);
-  for (Var *o : operands)
-    if (written.count(o))
-      return "'" + o->name + "', which it is computed from, changes before its last use";
+  if (Var *o = changedBetween(stmts, at, found, operands))
+    return "'" + o->name + "', which it is computed from, changes before its last use";
   last = found;
   return "";
 }
@@ -88,19 +116,12 @@ std::string whyNotRecomputable(const StmtRef &block, size_t d,
   bool once = assignments.at(v) == 1;
   if (!once) {
     // The value overwritten here: the last one written before, in this block.
-    bool before = false;
-    for (at = d; at-- > 0;) {
-      std::set<const Var *> written;
-      collectWrittenVars(stmts[at], written);
-      if ((before = written.count(v) != 0))
-        break;
-    }
-    StmtRef earlier = before ? stmts[at] : nullptr;
-    if (!earlier || earlier->kind != StmtKind::Assign || earlier->assignOp != AssignOp::Set ||
-        earlier->lhs->kind != ExprKind::VarRef)
+    std::optional<size_t> earlier = lastWriteBefore(stmts, d, v);
+    if (!earlier || !isPlainAssignment(stmts[*earlier]))
       return "assigned more than once";
-    if (mentions(earlier->value, v))
+    if (mentions(stmts[*earlier]->value, v))
       return "assigned more than once, from its own earlier value";
+    at = *earlier;
     end = d;
   }
   const StmtRef &def = stmts[at];
@@ -232,11 +253,10 @@ std::string whyNotChained(const FunctionPlan &plan, const ValueDecision &v,
   for (size_t w = 0; w < plan.values.size(); ++w) {
     if (!plan.values[w].recompute)
       continue;
-    // In one block, which value of a variable each reads is known.
-    bool oneBlock = sites[vi].block == sites[w].block;
-    bool related = oneBlock ? readsValue(plan, sites, vi, w) || readsValue(plan, sites, w, vi)
-                            : readsVar(sites[vi], plan.values[w].var) || readsVar(sites[w], v.var);
-    if (related && !oneBlock)
+    // In one block, which value of a variable each reads is known, and
+    // chainPoints orders them; across blocks, a shared variable is enough.
+    if (sites[vi].block != sites[w].block &&
+        (readsVar(sites[vi], plan.values[w].var) || readsVar(sites[w], v.var)))
       return "its expression and another recomputed value depend on each other";
   }
   std::vector<size_t> point = chainPoints(plan, sites, &v);
@@ -247,14 +267,10 @@ std::string whyNotChained(const FunctionPlan &plan, const ValueDecision &v,
     if (point[x] > sites[x].end)
       return "recomputing '" + name + "' for the values computed from it would come after '" +
              name + "' is assigned again";
-    const StmtNode *block = sites[x].block;
-    std::set<const Var *> written;
-    for (size_t j = sites[x].last + 1; j <= point[x]; ++j)
-      collectWrittenVars(block->stmts[j], written);
-    for (Var *o : sites[x].operands)
-      if (written.count(o))
-        return "recomputing '" + name + "' for the values computed from it would read '" +
-               o->name + "' after it changes";
+    if (Var *o = changedBetween(sites[x].block->stmts, sites[x].last, point[x],
+                                sites[x].operands))
+      return "recomputing '" + name + "' for the values computed from it would read '" +
+             o->name + "' after it changes";
   }
   return "";
 }
@@ -304,22 +320,17 @@ void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
         if (!o->isScalar() || (o->origin != Var::Local && o->origin != Var::Temp))
           continue;
         // Its assignment: the last statement before x's that writes it.
-        size_t j = sites[x].at;
-        std::set<const Var *> written;
-        while (j-- > 0) {
-          collectWrittenVars(block->stmts[j], written);
-          if (written.count(o))
-            break;
-        }
-        if (j == static_cast<size_t>(-1))
+        std::optional<size_t> at = lastWriteBefore(block->stmts, sites[x].at, o);
+        if (!at)
           continue;
+        size_t j = *at;
         const StmtRef &def = block->stmts[j];
-        if (def->kind != StmtKind::Assign || def->assignOp != AssignOp::Set ||
-            def->lhs->kind != ExprKind::VarRef || mentions(def->value, o) ||
+        if (!isPlainAssignment(def) || mentions(def->value, o) ||
             hasEffects(def->value, summaries))
           continue;
+        // Its next assignment, if any.
         size_t end = j + 1;
-        for (written.clear(); end < block->stmts.size(); ++end) {
+        for (std::set<const Var *> written; end < block->stmts.size(); ++end) {
           collectWrittenVars(block->stmts[end], written);
           if (written.count(o))
             break;

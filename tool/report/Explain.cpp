@@ -87,11 +87,12 @@ std::string inputPlanJson(const InputPlans &in) {
   nlohmann::json functions = nlohmann::json::array();
   for (const FunctionPlan &p : in.plans) {
     nlohmann::json values = nlohmann::json::array(), loops = nlohmann::json::array();
-    for (const ValueDecision &v : p.values)
+    for (const ValueDecision &v : p.values) {
+      unsigned overwritten = overwrittenLine(v);
       values.push_back({{"name", v.var->name},
                         {"line", v.definitionPos.line},
-                        {"overwritten_line", overwrittenLine(v) ? nlohmann::json(overwrittenLine(v))
-                                                                : nlohmann::json()},
+                        {"overwritten_line", overwritten ? nlohmann::json(overwritten)
+                                                         : nlohmann::json()},
                         {"type", v.var->elem.spelling},
                         {"decision", v.recompute ? "recompute" : "store"},
                         {"candidate", v.candidate},
@@ -103,6 +104,7 @@ std::string inputPlanJson(const InputPlans &in) {
                         {"T", v.T},
                         {"M", v.M},
                         {"score", v.score}});
+    }
     for (const LoopDecision &l : p.loops)
       loops.push_back({{"label", l.label},
                        {"line", l.pos.line},
