@@ -58,6 +58,16 @@ bool inStdOrGlobal(const clang::FunctionDecl *fd) {
   return dc->isExternCContext();
 }
 
+/// True for a function whose parameters are all integers or bools by value.
+bool integerFunction(const clang::FunctionDecl *fd) {
+  for (const clang::ParmVarDecl *p : fd->parameters()) {
+    clang::QualType t = p->getType();
+    if (t->isReferenceType() || !(t->isIntegralOrEnumerationType()))
+      return false;
+  }
+  return !fd->isVariadic();
+}
+
 } // namespace
 
 ExprRef Lowering::convert(ExprRef e, const ScalarType &to) {
@@ -166,6 +176,8 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
     return lowerExpr(llvm::cast<clang::MaterializeTemporaryExpr>(e)->getSubExpr());
   case clang::Stmt::ExprWithCleanupsClass:
     return lowerExpr(llvm::cast<clang::ExprWithCleanups>(e)->getSubExpr());
+  case clang::Stmt::SubstNonTypeTemplateParmExprClass: // N in an instantiation
+    return lowerExpr(llvm::cast<clang::SubstNonTypeTemplateParmExpr>(e)->getReplacement());
   case clang::Stmt::ConstantExprClass:
     return lowerExpr(llvm::cast<clang::ConstantExpr>(e)->getSubExpr());
   case clang::Stmt::CXXDefaultArgExprClass:
@@ -233,7 +245,16 @@ ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
   const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
   if (!vd)
     unsupported(e, "uses '" + d->getNameAsString() + "', which is not a variable");
+  if (auto alias = aliases_.find(vd); alias != aliases_.end()) {
+    if (alias->second.offset)
+      unsupported(e, "the local pointer '" + vd->getNameAsString() +
+                         "' can only be dereferenced, indexed, moved, compared or passed to a "
+                         "function");
+    return aliasElement(alias->second);
+  }
   Var *v = varFor(vd, e->getBeginLoc());
+  if (v->isReference && v->isPointer())
+    return index(v, {intLit(0)}); // a non-const reference parameter
   if (!v->isScalar())
     unsupported(e, "'" + v->name + "' is an array or pointer; it can only be indexed or "
                                    "passed to a function");
@@ -254,6 +275,8 @@ Var *Lowering::memoryVar(const clang::Expr *e) {
 ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
   ExprRef idx = lowerExpr(e->getIdx());
   const clang::Expr *base = e->getBase()->IgnoreParens();
+  if (const Alias *p = pointerAlias(base))
+    return index(p->base, {binary(BinaryOp::Add, varRef(p->offset), idx)});
   if (Var *v = memoryVar(base)) {
     if (v->isArray() && v->dims.size() == 2)
       unsupported(e, "'" + v->name + "' has two dimensions; index it as " + v->name + "[i][j]");
@@ -271,7 +294,19 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
 }
 
 ExprRef Lowering::lowerLValue(const clang::Expr *e) {
+  ExprRef lv = lowerPlace(e);
+  if (lv->var->origin == Var::Global || (lv->var->isConst && lv->var->origin != Var::Local))
+    unsupported(e, "assigns to the constant '" + lv->var->name + "'");
+  return lv;
+}
+
+ExprRef Lowering::lowerPlace(const clang::Expr *e) {
   const clang::Expr *inner = e->IgnoreParens();
+  while (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(inner)) {
+    if (ice->getCastKind() != clang::CK_NoOp)
+      break;
+    inner = ice->getSubExpr()->IgnoreParens();
+  }
   ExprRef lv;
   if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(inner)) {
     lv = lowerDeclRef(dr);
@@ -283,8 +318,6 @@ ExprRef Lowering::lowerLValue(const clang::Expr *e) {
   } else {
     unsupported(e, "this assignment target is not supported");
   }
-  if (lv->var->origin == Var::Global || (lv->var->isConst && lv->var->origin != Var::Local))
-    unsupported(e, "assigns to the constant '" + lv->var->name + "'");
   return lv;
 }
 
@@ -300,6 +333,22 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
     return unary(UnaryOp::BitNot, lowerExpr(e->getSubExpr()));
   case clang::UO_Deref: {
     const clang::Expr *sub = e->getSubExpr()->IgnoreParenImpCasts();
+    if (const Alias *p = pointerAlias(sub))
+      return index(p->base, {varRef(p->offset)});
+    if (const auto *step = llvm::dyn_cast<clang::UnaryOperator>(sub);
+        step && step->isIncrementDecrementOp()) {
+      // *p++, *--p: the element at the offset before (after) the move.
+      if (const Alias *p = pointerAlias(step->getSubExpr())) {
+        if (!sideEffects_)
+          unsupported(e, "'++' and '--' inside a condition are not supported; write them as "
+                         "their own statement");
+        StmtRef move = assign(varRef(p->offset), intLit(1, p->offset->elem),
+                              step->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
+        move->pos = position(step->getBeginLoc());
+        (step->isPrefix() ? sideEffects_->before : sideEffects_->after).push_back(move);
+        return index(p->base, {varRef(p->offset)});
+      }
+    }
     if (Var *v = memoryVar(sub); v && v->isPointer())
       return index(v, {intLit(0)});
     if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(sub);
@@ -339,8 +388,11 @@ ExprRef Lowering::lowerBinary(const clang::BinaryOperator *e) {
     unsupported(e, "assignments inside expressions are not supported; write them as statements");
   if (e->getOpcode() == clang::BO_Comma)
     unsupported(e, "the comma operator is not supported");
+  if (e->getLHS()->getType()->isPointerType() && e->getRHS()->getType()->isPointerType())
+    return lowerPointerCompare(e);
   if (e->getLHS()->getType()->isPointerType() || e->getRHS()->getType()->isPointerType())
-    unsupported(e, "pointer arithmetic is supported only in the arguments of a call");
+    unsupported(e, "pointer arithmetic is supported only to initialise or move a local pointer, "
+                   "and in the arguments of a call");
   static const std::map<clang::BinaryOperatorKind, BinaryOp> ops = {
       {clang::BO_Add, BinaryOp::Add},    {clang::BO_Sub, BinaryOp::Sub},
       {clang::BO_Mul, BinaryOp::Mul},    {clang::BO_Div, BinaryOp::Div},
@@ -384,7 +436,9 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     if (ice->getCastKind() == clang::CK_LValueToRValue || ice->getCastKind() == clang::CK_NoOp)
       return lowerAddress(ice->getSubExpr());
   }
-  if (Var *v = memoryVar(inner); v && v->isPointer())
+  if (const Alias *p = pointerAlias(inner))
+    return address(p->base, varRef(p->offset));
+  if (Var *v = memoryVar(inner); v && v->isPointer() && !v->isReference)
     return address(v, intLit(0));
   if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(inner)) {
     bool lhsPtr = bo->getLHS()->getType()->isPointerType();
@@ -431,15 +485,7 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   auto custom = pullbacks_.find(callee->getCanonicalDecl());
   if (custom != pullbacks_.end()) {
     Function *f = lowerCustom(callee, custom->second);
-    std::vector<ExprRef> args;
-    for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-      Var *param = f->params[i];
-      if (param->isMemory())
-        args.push_back(lowerAddress(e->getArg(i)));
-      else
-        args.push_back(convert(lowerExpr(e->getArg(i)), param->elem));
-    }
-    return call(f, resultType, args);
+    return call(f, resultType, lowerArgs(e, f));
   }
 
   if (inStdOrGlobal(callee)) {
@@ -459,17 +505,21 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   // Helpers: functions whose body the user wrote (not library code).
   bool visible = def && def->hasBody() &&
                  !ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+  if (visible && resultType.isIntegral() && integerFunction(def)) {
+    // No derivative flows through a function of integers: call it as it is
+    // (a constexpr one, with constant arguments, is folded).
+    clang::Expr::EvalResult value;
+    if (def->isConstexpr() && e->EvaluateAsInt(value, ctx_))
+      return intLit(value.Val.getInt().getExtValue(), resultType);
+    std::vector<ExprRef> args;
+    for (unsigned i = 0; i < e->getNumArgs(); ++i)
+      args.push_back(convert(lowerExpr(e->getArg(i)),
+                             scalarType(def->getParamDecl(i)->getType(), e->getBeginLoc())));
+    return opaque(globalName(callee) + templateArguments(callee, ctx_), resultType, args);
+  }
   if (visible) {
     Function *f = lowerFunction(def);
-    std::vector<ExprRef> args;
-    for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-      Var *param = f->params[i];
-      if (param->isPointer())
-        args.push_back(lowerAddress(e->getArg(i)));
-      else
-        args.push_back(convert(lowerExpr(e->getArg(i)), param->elem));
-    }
-    return call(f, resultType, args);
+    return call(f, resultType, lowerArgs(e, f));
   }
 
   // A function without a body: allowed only on values that carry no

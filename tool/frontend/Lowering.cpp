@@ -89,6 +89,7 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     else if (llvm::isa<clang::RecordDecl>(dc))
       unsupported(fd->getLocation(), "functions inside classes are not supported");
   }
+  f->templateArgs = templateArguments(fd, ctx_);
   f->returnType = scalarType(fd->getReturnType(), fd->getLocation());
 
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
@@ -146,9 +147,11 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   if (llvm::isa<clang::CXXMethodDecl>(fd))
     unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
                                        "' are not supported");
-  if (fd->isTemplated() || fd->isTemplateInstantiation())
-    unsupported(fd->getLocation(), "template functions such as '" + fd->getNameAsString() +
-                                       "' are not supported");
+  // An instantiation of a function template (what a call names) is lowered
+  // like any function; its pattern, with types still unknown, cannot be.
+  if (fd->isTemplated())
+    unsupported(fd->getLocation(), "templates whose arguments are not known, such as '" +
+                                       fd->getNameAsString() + "', are not supported");
   if (fd->isVariadic())
     unsupported(fd->getLocation(), "variadic functions are not supported");
 
@@ -180,7 +183,11 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
     for (const clang::Decl *d : llvm::cast<clang::DeclStmt>(s)->decls()) {
       const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
       if (!vd) {
-        if (llvm::isa<clang::TypedefNameDecl>(d) || llvm::isa<clang::StaticAssertDecl>(d))
+        // Declarations that need no derivative: types, assertions, names.
+        if (llvm::isa<clang::TypedefNameDecl>(d) || llvm::isa<clang::StaticAssertDecl>(d) ||
+            llvm::isa<clang::UsingDecl>(d) || llvm::isa<clang::UsingDirectiveDecl>(d) ||
+            llvm::isa<clang::NamespaceAliasDecl>(d) || llvm::isa<clang::UsingEnumDecl>(d) ||
+            llvm::isa<clang::EnumDecl>(d))
           continue;
         unsupported(d->getLocation(), "this local declaration is not supported");
       }
@@ -273,7 +280,8 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   case clang::Stmt::LabelStmtClass:
     unsupported(s, "labels are not supported");
   case clang::Stmt::CXXForRangeStmtClass:
-    unsupported(s, "range-based 'for' loops are not supported");
+    out = lowerRangeFor(llvm::cast<clang::CXXForRangeStmt>(s));
+    break;
   case clang::Stmt::CXXTryStmtClass:
     unsupported(s, "'try' statements are not supported");
   case clang::Stmt::GCCAsmStmtClass:
@@ -292,34 +300,18 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   return out;
 }
 
-template <class Make> StmtRef Lowering::withSideEffects(Make make) {
-  SideEffects effects;
-  SideEffects *outer = sideEffects_;
-  sideEffects_ = &effects;
-  StmtRef s = make();
-  sideEffects_ = outer;
-  if (effects.before.empty() && effects.after.empty())
-    return s;
-  std::vector<StmtRef> all = effects.before;
-  all.push_back(s);
-  all.insert(all.end(), effects.after.begin(), effects.after.end());
-  StmtRef b = block(all);
-  b->pos = s->pos;
-  return b;
-}
-
 StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
                                        "' are not supported");
+  if (vd->getType()->isReferenceType())
+    return lowerReferenceDecl(vd);
+  if (vd->getType()->isPointerType())
+    return lowerPointerDecl(vd);
   Var v;
   std::string problem = describeVarType(vd->getType(), ctx_, v);
   if (!problem.empty())
     unsupported(vd->getLocation(), "local '" + vd->getNameAsString() + "': " + problem);
-  if (v.isPointer())
-    unsupported(vd->getLocation(),
-                "local pointer variables such as '" + vd->getNameAsString() +
-                    "' are not supported; index the array or parameter directly");
   v.name = vd->getNameAsString();
   v.origin = Var::Local;
   v.pos = position(vd->getLocation());
@@ -418,7 +410,9 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
     return lowerExprStmtAlone(cleanups->getSubExpr());
   StmtRef out;
-  if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
+  if (StmtRef move = lowerPointerMove(e)) {
+    out = move;
+  } else if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
     ExprRef lhs = lowerLValue(cao->getLHS());
     ExprRef rhs = lowerExpr(cao->getRHS());
     BinaryOp op;

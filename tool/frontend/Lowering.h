@@ -89,7 +89,42 @@ private:
   ExprRef lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee);
   ExprRef lowerAddress(const clang::Expr *e);
   ExprRef lowerLValue(const clang::Expr *e);
+  /// The variable or element `e` names, as lowerLValue, but also a constant
+  /// one (what a const reference is bound to).
+  ExprRef lowerPlace(const clang::Expr *e);
   ExprRef convert(ExprRef e, const ScalarType &to);
+
+  // Local pointers and references (LowerAliases.cpp).
+  /// What a local pointer or reference stands for: an element of `base`
+  /// (a pointer or array; a scalar for a reference to a scalar) at the
+  /// indices `at`. A pointer's single index is its offset variable `offset`,
+  /// which its moves (`++p`, `p += k`, `p = q`) update; a reference's
+  /// indices are fixed when it is bound.
+  struct Alias {
+    Var *base = nullptr;
+    std::vector<ExprRef> at;
+    Var *offset = nullptr; // pointers only
+    std::string name;
+  };
+  StmtRef lowerPointerDecl(const clang::VarDecl *vd);
+  StmtRef lowerReferenceDecl(const clang::VarDecl *vd);
+  StmtRef lowerRangeFor(const clang::CXXForRangeStmt *s);
+  /// The local pointer `e` names (through parentheses and conversions), or null.
+  const Alias *pointerAlias(const clang::Expr *e);
+  /// The element an alias stands for, as an lvalue (Index or VarRef).
+  ExprRef aliasElement(const Alias &a);
+  /// `p = q + k;`, `p += k;`, `++p;` on a local pointer: the statement that
+  /// moves its offset; null when `e` does not move a local pointer.
+  StmtRef lowerPointerMove(const clang::Expr *e);
+  /// `p < q`, `p != end`, `q - p` on two pointers into one buffer.
+  ExprRef lowerPointerCompare(const clang::BinaryOperator *e);
+  /// The arguments of a call of `f`: an Address for a pointer parameter, the
+  /// element's address for a non-const reference (a scalar variable goes
+  /// through a one-element copy), a value otherwise.
+  std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f);
+  /// Binds the non-constant indices of `element` to fresh integer locals
+  /// (declared in `out`), so the element stays the same when they change.
+  ExprRef bindIndices(ExprRef element, const std::string &name, std::vector<StmtRef> &out);
 
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
@@ -100,6 +135,10 @@ private:
   /// prefix ones run before the statement, those of postfix ones after it.
   struct SideEffects {
     std::vector<StmtRef> before, after;
+    /// Variables copied back after a call that took them by reference: the
+    /// statement itself must not assign them.
+    std::vector<Var *> copiedBack;
+    clang::SourceLocation copiedAt;
   };
   SideEffects *sideEffects_ = nullptr;
   /// Lowers one statement built by `make`, with the increments that its
@@ -113,10 +152,36 @@ private:
   std::map<const clang::FunctionDecl *, Function *> lowered_;
   std::vector<const clang::FunctionDecl *> callStack_; // to refuse recursion
   std::map<const clang::VarDecl *, Var *> vars_;
+  std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed
 };
+
+// Defined here: LowerAliases.cpp uses it too.
+template <class Make> StmtRef Lowering::withSideEffects(Make make) {
+  SideEffects effects;
+  SideEffects *outer = sideEffects_;
+  sideEffects_ = &effects;
+  StmtRef s = make();
+  sideEffects_ = outer;
+  if (effects.before.empty() && effects.after.empty())
+    return s;
+  if (s->kind == StmtKind::Assign)
+    for (Var *v : effects.copiedBack)
+      if (lvalueVar(s->lhs) == v)
+        unsupported(effects.copiedAt, "assigns to '" + v->name +
+                                          "' the result of a call that also changes it "
+                                          "through a reference; assign to another variable");
+  if (s->kind == StmtKind::Return)
+    effects.after.clear(); // nothing runs after a return
+  std::vector<StmtRef> all = effects.before;
+  all.push_back(s);
+  all.insert(all.end(), effects.after.begin(), effects.after.end());
+  StmtRef b = block(all);
+  b->pos = s->pos;
+  return b;
+}
 
 } // namespace cgp
 

@@ -9,6 +9,9 @@
 #include "frontend/TypeMapping.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/TemplateBase.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace cgp {
 
@@ -19,10 +22,10 @@ std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContex
     // Enumerations are integers; named ones keep their name.
     if (const auto *et = canon->getAs<clang::EnumType>()) {
       const clang::EnumDecl *ed = et->getDecl();
-      if (ed->getIdentifier() && !ed->isScoped())
-        return ScalarType{ScalarType::Integer, globalName(ed)};
+      // Named ones (enum class too) keep their name: their values are
+      // spelled static_cast<::E>(k), which both kinds accept.
       if (ed->getIdentifier())
-        return std::nullopt; // enum class: no implicit arithmetic, not supported
+        return ScalarType{ScalarType::Integer, globalName(ed)};
       return scalarTypeOf(ed->getIntegerType(), ctx);
     }
     return std::nullopt;
@@ -50,8 +53,19 @@ std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var
   std::string spelled = t.getAsString();
   if (const auto *record = t->getAsCXXRecordDecl(); record && record->isLambda())
     return "lambdas are not supported";
-  if (t->isReferenceType())
-    return "reference variables are not supported";
+  if (t->isRValueReferenceType())
+    return "rvalue references are not supported";
+  if (t->isReferenceType()) {
+    clang::QualType referred = t.getNonReferenceType();
+    auto elem = scalarTypeOf(referred, ctx);
+    if (!elem || elem->isVoid())
+      return "references to '" + referred.getAsString() + "' are not supported";
+    out.elem = *elem;
+    out.isReference = true;
+    out.isConst = referred.isConstQualified();
+    out.shape = out.isConst ? Var::Scalar : Var::Pointer;
+    return "";
+  }
   if (const auto *ptr = t->getAs<clang::PointerType>()) {
     clang::QualType pointee = ptr->getPointeeType();
     auto elem = scalarTypeOf(pointee, ctx);
@@ -97,6 +111,19 @@ std::string globalName(const clang::NamedDecl *d) {
   for (size_t at; (at = name.find(anon)) != std::string::npos;)
     name.erase(at, anon.size());
   return name;
+}
+
+std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTContext &ctx) {
+  const clang::TemplateArgumentList *args = fd->getTemplateSpecializationArgs();
+  if (!args)
+    return "";
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  policy.FullyQualifiedName = true;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  clang::printTemplateArgumentList(os, args->asArray(), policy);
+  return os.str();
 }
 
 } // namespace cgp

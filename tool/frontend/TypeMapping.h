@@ -1,8 +1,10 @@
 //===- TypeMapping.h - Clang types to IR types ------------------*- C++ -*-===//
 //
-// The IR knows scalars (bool, integers, float, double), pointers to scalars
-// and fixed-size arrays of scalars (1-D and 2-D). This maps a Clang type to
-// that shape, or says why it cannot.
+// The IR knows scalars (bool, integers, enumerations, float, double),
+// pointers to scalars and fixed-size arrays of scalars (1-D and 2-D). This
+// maps a Clang type to that shape, or says why it cannot. A reference to a
+// scalar is a pointer of extent one (non-const) or a scalar (const), marked
+// Var::isReference so that it is still declared as a reference.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_FRONTEND_TYPEMAPPING_H
@@ -28,6 +30,10 @@ std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var
 /// The name that reaches `d` from anywhere in the translation unit:
 /// "::ns::name", leaving out anonymous namespaces.
 std::string globalName(const clang::NamedDecl *d);
+
+/// The template arguments of an instantiated function template as a call
+/// spells them ("<double, 4>"); empty for other functions.
+std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTContext &ctx);
 
 } // namespace cgp
 

@@ -333,13 +333,15 @@ bool isEmpty(const StmtRef &s) {
 
 //===----------------------------------------------------------------------===//
 
-std::string Function::qualifiedName() const {
+std::string Function::scopedName() const {
   std::string q;
   for (const std::string &ns : namespaces)
     if (!ns.empty())
       q += "::" + ns;
   return q + "::" + name;
 }
+
+std::string Function::qualifiedName() const { return scopedName() + templateArgs; }
 
 Var *Module::newVar(Var v) {
   v.id = nextVarId_++;

@@ -74,6 +74,11 @@ struct Var {
   /// Declared in the body of this many nested loops (0: outside loops): its
   /// values do not outlive one iteration of the innermost of them.
   int loopDepth = 0;
+  /// Declared as a C++ reference (`double& a`, `const double& s`): a Pointer
+  /// of extent 1 that is spelled `a` instead of `*a` (a non-const reference),
+  /// or a Scalar whose declaration says `const double &s`. Printing only: the
+  /// analyses see a pointer or a scalar.
+  bool isReference = false;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }
@@ -145,6 +150,8 @@ struct ExprNode {
   BinaryOp binaryOp = BinaryOp::Add;// Binary
   MathFn mathFn = MathFn::Sqrt;     // Math
   bool implicitCast = false;        // Cast: inserted by C++, not written
+  bool byReference = false;         // Address: the argument of a reference
+                                    // parameter, printed as the element
   Function *callee = nullptr;       // Call; Opaque: a helper's generated sweep, if one
   std::string calleeName;           // Opaque: qualified name to print (a method name
                                     // when `var` is the object it is called on);
@@ -332,9 +339,16 @@ struct Function {
   // returned (null for void functions).
   Var *result = nullptr;
 
+  /// For an instantiation of a function template: its template arguments as
+  /// a call spells them ("<double, 4>"); empty otherwise.
+  std::string templateArgs;
+
   /// The name to call this function by from anywhere in the translation
-  /// unit ("::ns::f", skipping anonymous namespaces).
+  /// unit ("::ns::f", skipping anonymous namespaces, then templateArgs).
   std::string qualifiedName() const;
+  /// The same without the template arguments: one name for every
+  /// instantiation of a template (generated variants count under it).
+  std::string scopedName() const;
 };
 
 /// Everything cgp-ad knows about one translation unit: the functions it

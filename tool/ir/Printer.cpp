@@ -151,6 +151,8 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     s = namer_.name(e->var);
     if (e->var->isPointer() && e->operands.size() == 1 &&
         e->operands[0]->kind == ExprKind::IntLit && e->operands[0]->intValue == 0) {
+      if (e->var->isReference)
+        break; // `a` itself
       s = "*" + s;
       prec = PrecUnary;
       break;
@@ -214,8 +216,11 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     if (e->kind == ExprKind::Opaque && e->var)
       s = namer_.name(e->var) + "." + s;
     s += "(";
-    for (size_t i = 0; i < e->operands.size(); ++i)
-      s += (i ? ", " : "") + expr(e->operands[i], PrecLowest);
+    for (size_t i = 0; i < e->operands.size(); ++i) {
+      const ExprRef &arg = e->operands[i];
+      bool toReference = arg->kind == ExprKind::Address && arg->byReference;
+      s += (i ? ", " : "") + (toReference ? referent(arg) : expr(arg, PrecLowest));
+    }
     s += ")";
     break;
   }
@@ -223,7 +228,8 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     const ExprRef &offset = e->operands[0];
     bool zero = offset->kind == ExprKind::IntLit && offset->intValue == 0;
     std::string base = namer_.name(e->var);
-    if (e->var->isScalar()) { // the address of a scalar (an adjoint passed to a pullback)
+    if (e->var->isScalar() || e->var->isReference) { // the address of a scalar (an adjoint
+                                                    // passed to a pullback) or of a reference
       s = "&" + base;
       prec = PrecUnary;
       break;
@@ -248,12 +254,25 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
   return s;
 }
 
+std::string Printer::referent(const ExprRef &address) const {
+  const ExprRef &offset = address->operands[0];
+  bool zero = offset->kind == ExprKind::IntLit && offset->intValue == 0;
+  const Var *v = address->var;
+  if (zero && (v->isScalar() || v->isReference))
+    return namer_.name(v);
+  if (v->isArray() && v->dims.size() == 2)
+    return "*(" + expr(address, PrecLowest) + ")";
+  return namer_.name(v) + "[" + expr(offset, PrecLowest) + "]";
+}
+
 std::string Printer::declarator(const Var *v, bool restrictPointer) const {
   std::string s;
   if (v->isConst)
     s += "const ";
   s += v->elem.spelling;
-  if (v->isPointer())
+  if (v->isReference)
+    s += " &";
+  else if (v->isPointer())
     s += restrictPointer ? " *__restrict " : " *";
   else
     s += " ";

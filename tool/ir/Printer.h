@@ -39,6 +39,9 @@ public:
 private:
   std::string expr(const ExprRef &e, int minPrecedence) const;
   std::string inlineStmt(const StmtRef &s) const; // for `for (...)` clauses
+  /// The element an Address stands for, passed to a reference parameter:
+  /// `y[k]`, or `a` for a reference or a scalar.
+  std::string referent(const ExprRef &address) const;
   void stmtInto(const StmtRef &s, unsigned indent, std::string &out) const;
   void bodyInto(const StmtRef &s, unsigned indent, std::string &out) const;
 

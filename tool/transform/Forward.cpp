@@ -491,7 +491,9 @@ private:
   std::vector<TransformError> &errors_;
   Summaries summaries_;
   std::map<TangentKey, Function *> variants_;
-  std::map<const Function *, int> variantCount_;
+  // Counted by scoped name: the instantiations of one template (f<3>,
+  // f<4>) may have the same parameters, so their variants need numbers.
+  std::map<std::string, int> variantCount_;
   GeneratedCode *out_ = nullptr;
 };
 
@@ -514,7 +516,7 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   Function *g = module_.newFunction();
   // Helpers' variants are g_tan, g_tan_2...: g_jvp is the entry point of a
   // kernel g, which a kernel may also call as a helper.
-  int n = entry ? 1 : ++variantCount_[&f];
+  int n = entry ? 1 : ++variantCount_[f.scopedName()];
   g->name = f.name + (entry ? "_jvp" : "_tan") + (n == 1 ? "" : "_" + std::to_string(n));
   g->namespaces = f.namespaces;
   g->pos = f.pos;

@@ -153,7 +153,9 @@ private:
   std::vector<TransformError> &warnings_;
   Summaries summaries_;
   std::map<CallVariantKey, CallVariant> variants_;
-  std::map<const Function *, int> variantCount_;
+  // Counted by scoped name: the instantiations of one template (f<3>,
+  // f<4>) may have the same parameters, so their variants need numbers.
+  std::map<std::string, int> variantCount_;
   GeneratedCode *out_ = nullptr;
 };
 
@@ -307,7 +309,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     seeds.useful.insert(h.result);
   ActivityResult act = analyzeActivity(h, seeds, summaries_);
 
-  int n = ++variantCount_[&h];
+  int n = ++variantCount_[h.scopedName()];
   std::string suffix = n == 1 ? "" : "_" + std::to_string(n);
   Function *fwd = module_.newFunction();
   fwd->name = h.name + "_fwd" + suffix;

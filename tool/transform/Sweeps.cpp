@@ -20,6 +20,27 @@
 namespace cgp {
 namespace {
 
+/// True when `b` is `a` plus a constant other than zero.
+bool offsetByConstant(const ExprRef &a, const ExprRef &b) {
+  if (a->kind == ExprKind::IntLit && b->kind == ExprKind::IntLit)
+    return a->intValue != b->intValue;
+  if (b->kind != ExprKind::Binary || (b->binaryOp != BinaryOp::Add && b->binaryOp != BinaryOp::Sub))
+    return false;
+  const ExprRef &k = b->operands[1];
+  return k->kind == ExprKind::IntLit && k->intValue != 0 && sameExpr(b->operands[0], a);
+}
+
+/// True when arguments i and j of call `c` are references (extent one) to
+/// two elements of one buffer a constant apart: `rotate(y[i], y[i + 1])`.
+bool distinctElements(const ExprRef &c, size_t i, size_t j) {
+  const Var *p = c->callee->params[i], *q = c->callee->params[j];
+  const ExprRef &a = c->operands[i]->operands[0], &b = c->operands[j]->operands[0];
+  return p->isReference && q->isReference && (offsetByConstant(a, b) || offsetByConstant(b, a));
+}
+
+} // namespace
+namespace {
+
 bool isSignedIndex(const ScalarType &t) {
   return t.kind == ScalarType::Integer && t.spelling.rfind("unsigned", 0) != 0 &&
          t.spelling.find("char") == std::string::npos && t.spelling[0] != ':';
@@ -135,7 +156,7 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
       for (size_t j = i + 1; j < c->operands.size(); ++j) {
         const ExprRef &a = c->operands[i], &b = c->operands[j];
         if (a->kind == ExprKind::Address && b->kind == ExprKind::Address && a->var == b->var &&
-            (sum.writesParam[i] || sum.writesParam[j])) {
+            (sum.writesParam[i] || sum.writesParam[j]) && !distinctElements(c, i, j)) {
           fail_(s->pos, "'" + a->var->name + "' is passed twice to '" + c->callee->name +
                             "', which writes through one of them; cgp-ad assumes that the "
                             "pointer arguments of a call do not overlap");
