@@ -6,6 +6,8 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRECURSION 2>&1 | FileCheck %s --check-prefix=RECURSION
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNOBODY_CALL 2>&1 | FileCheck %s --check-prefix=NOBODY_CALL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLOCAL_POINTER 2>&1 | FileCheck %s --check-prefix=LOCAL_POINTER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPOINTER_UNINIT 2>&1 | FileCheck %s --check-prefix=POINTER_UNINIT
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DREF_TWICE 2>&1 | FileCheck %s --check-prefix=REF_TWICE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTATIC_LOCAL 2>&1 | FileCheck %s --check-prefix=STATIC_LOCAL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMUTABLE_GLOBAL 2>&1 | FileCheck %s --check-prefix=MUTABLE_GLOBAL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DINDIRECT 2>&1 | FileCheck %s --check-prefix=INDIRECT
@@ -53,10 +55,34 @@ CGP_GRAD(x) double k(double x) { return external(x) * 2.0; }
 #endif
 
 #ifdef LOCAL_POINTER
-CGP_GRAD(W) double k(const double *W, int n) {
+CGP_GRAD(W, V) double k(const double *W, const double *V, int n) {
   const double *row = W + n;
-  // LOCAL_POINTER: unsupported.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': local pointer variables such as 'row' are not supported; index the array or parameter directly
+  row = V;
+  // LOCAL_POINTER: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': the local pointer 'row' points into 'W' and is set here to point into 'V'; a local pointer must stay in the buffer it was initialised with
   return row[0];
+}
+#endif
+
+#ifdef POINTER_UNINIT
+CGP_GRAD(W) double k(const double *W, int n) {
+  const double *row;
+  // POINTER_UNINIT: unsupported.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': the local pointer 'row' must be initialised where it is declared, so that cgp-ad knows which buffer it points into
+  row = W + n;
+  return row[0];
+}
+#endif
+
+#ifdef REF_TWICE
+void rotate(double &a, double &b) {
+  double t = a;
+  a = b;
+  b = t;
+}
+CGP_GRAD(x) double k(double x) {
+  double u = x;
+  rotate(u, u);
+  // REF_TWICE: unsupported.cpp:[[@LINE-1]]:13: error: cannot differentiate 'k': passes 'u' to two reference parameters of 'rotate'; this aliasing is not supported
+  return u;
 }
 #endif
 
@@ -89,18 +115,18 @@ CGP_GRAD(x) double k(double x) {
 
 #ifdef RANGE_FOR
 CGP_GRAD(x) double k(double x) {
-  double a[3] = {1, 2, 3};
-  for (double v : a)
-    // RANGE_FOR: unsupported.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': range-based 'for' loops are not supported
-    x *= v;
+  double a[2][2] = {{1, 2}, {3, 4}};
+  for (auto &row : a)
+    // RANGE_FOR: unsupported.cpp:[[@LINE-1]]:20: error: cannot differentiate 'k': range-based 'for' loops are supported over one-dimensional arrays only
+    x *= row[0];
   return x;
 }
 #endif
 
 #ifdef REFERENCE
 CGP_GRAD(x) double k(double x) {
-  double &r = x;
-  // REFERENCE: unsupported.cpp:[[@LINE-1]]:11: error: cannot differentiate 'k': local 'r': reference variables are not supported
+  double &&r = x * 2.0;
+  // REFERENCE: unsupported.cpp:[[@LINE-1]]:12: error: cannot differentiate 'k': local 'r': rvalue references are not supported
   return r * r;
 }
 #endif
