@@ -46,8 +46,8 @@ const clang::Expr *stripNoOps(const clang::Expr *e) {
 
 /// The argument of a reference parameter: the address of the element,
 /// printed as the element itself.
-ExprRef referenceArg(Var *base, ExprRef offset) {
-  auto a = std::make_shared<ExprNode>(*address(base, std::move(offset)));
+ExprRef referenceArg(const ExprRef &address) {
+  auto a = std::make_shared<ExprNode>(*address);
   a->byReference = true;
   return a;
 }
@@ -256,12 +256,7 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) 
     }
     ExprRef element = lowerLValue(arg);
     if (element->kind == ExprKind::Index) {
-      Var *v = element->var;
-      ExprRef flat = element->operands[0];
-      if (element->operands.size() == 2)
-        flat = binary(BinaryOp::Add, binary(BinaryOp::Mul, flat, intLit(v->dims[1])),
-                      element->operands[1]);
-      args.push_back(referenceArg(v, flat));
+      args.push_back(referenceArg(elementAddress(element)));
       continue;
     }
     // A scalar variable: through a one-element array, copied back after.
@@ -288,29 +283,26 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) 
     sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
     sideEffects_->copiedBack.push_back(x);
     sideEffects_->copiedAt = arg->getBeginLoc();
-    args.push_back(referenceArg(copy, intLit(0)));
+    args.push_back(referenceArg(address(copy, intLit(0))));
   }
-  // A const reference is passed by value: exact unless the callee could
-  // change what it refers to through another parameter.
+  // A const reference is passed by value: exact unless it refers to a
+  // variable or element (not a temporary) that the callee could change
+  // through another parameter.
   for (unsigned i = 0; i < args.size(); ++i) {
     if (!f->params[i]->isReference || f->params[i]->isMemory())
       continue;
-    forEachExpr(args[i], [&](const ExprRef &r) {
-      if (r->kind != ExprKind::Index && r->kind != ExprKind::VarRef)
-        return;
-      for (unsigned j = 0; j < args.size(); ++j) {
-        const Var *out = f->params[j];
-        bool writable = out->isMemory() && !out->isConst;
-        bool same = args[j]->kind == ExprKind::Address &&
-                    (args[j]->var == r->var ||
-                     (r->kind == ExprKind::VarRef &&
-                      std::find(copied.begin(), copied.end(), r->var) != copied.end()));
-        if (writable && same)
-          unsupported(e->getArg(i), "passes '" + r->var->name + "' by const reference to '" +
-                                        f->name + "', which may change it through its parameter '" +
-                                        out->name + "'; pass a copy");
-      }
-    });
+    const ExprRef &r = args[i];
+    if (r->kind != ExprKind::Index && r->kind != ExprKind::VarRef)
+      continue; // an expression: bound to a temporary
+    bool copiedToo = std::find(copied.begin(), copied.end(), r->var) != copied.end();
+    for (unsigned j = 0; j < args.size(); ++j) {
+      const Var *out = f->params[j];
+      bool writable = out->isMemory() && !out->isConst && args[j]->kind == ExprKind::Address;
+      if (writable && (args[j]->var == r->var || copiedToo))
+        unsupported(e->getArg(i), "passes '" + r->var->name + "' by const reference to '" +
+                                      f->name + "', which may change it through its parameter '" +
+                                      out->name + "'; pass a copy");
+    }
   }
   return args;
 }

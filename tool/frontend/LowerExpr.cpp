@@ -461,14 +461,8 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
     const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
     ExprRef element = subscript ? lowerSubscript(subscript) : lowerLValue(sub);
-    if (element->kind == ExprKind::Index) {
-      Var *v = element->var;
-      ExprRef flat = element->operands[0];
-      if (element->operands.size() == 2)
-        flat = binary(BinaryOp::Add, binary(BinaryOp::Mul, flat, intLit(v->dims[1])),
-                      element->operands[1]);
-      return address(v, flat);
-    }
+    if (element->kind == ExprKind::Index)
+      return elementAddress(element);
     unsupported(e, "only the address of an array element can be passed");
   }
   unsupported(e, "this pointer argument is not supported; pass an array, a pointer "

@@ -124,6 +124,15 @@ ExprRef address(Var *base, ExprRef offset) {
   return e;
 }
 
+ExprRef elementAddress(const ExprRef &element) {
+  Var *v = element->var;
+  ExprRef flat = element->operands[0];
+  if (element->operands.size() == 2)
+    flat = binary(BinaryOp::Add, binary(BinaryOp::Mul, flat, intLit(v->dims[1])),
+                  element->operands[1]);
+  return address(v, flat);
+}
+
 ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args) {
   auto e = std::make_shared<ExprNode>(ExprKind::Opaque, std::move(type));
   e->var = object;

@@ -180,6 +180,9 @@ ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args);
 /// A named constant of the runtime, printed as is: `cgp::rt::IterationTapes::Unevenly`.
 ExprRef runtimeConstant(std::string name, ScalarType type);
 ExprRef address(Var *base, ExprRef offset);
+/// The address of an element (an Index), a 2-D one flattened: &a[i][j] is
+/// address(a, i * n + j).
+ExprRef elementAddress(const ExprRef &element);
 ExprRef tapePop(ScalarType type);
 /// `object.method(args)` on a runtime object of generated code.
 ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args = {});

@@ -195,6 +195,7 @@ private:
       copy.origin = Var::Local;
       copy.paramIndex = -1;
       copy.isConst = false;
+      copy.isReference = false; // a `const double&` parameter becomes a plain local
       return locals[v] = module_.newVar(copy);
     };
     out.push_back(comment("inlined: " + printExpr(call)));
