@@ -9,7 +9,10 @@ fall-through and default, break, continue, early returns; helpers with
 visible bodies (value-returning and void with pointer outputs) called in
 loops; local scalars and 1-D/2-D arrays (1-D ones also filled by a loop);
 compound assignments, ++/--,
-ternaries and math functions on safe domains. Values are kept bounded
+ternaries and math functions on safe domains; and, drawn from a second
+stream (Gen.init_extras) so that seeds keep their kernels otherwise, local
+pointers and references, helpers and kernel parameters taking T& / const T&,
+template helpers, range-based for, enum class and constexpr helpers. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
 
@@ -21,6 +24,7 @@ can tell when a finite-difference step flips a discrete decision, and for
 float kernels a traced twin in double (the finite-difference reference).
 `python3 gen.py SEED` prints the kernel and its test case.
 """
+import contextlib
 import random
 import re
 import sys
@@ -33,10 +37,11 @@ GLOBAL_NAME = re.compile(r"^k\d+_[gk]$")  # constant globals of kernel kN: kN_g 
 class Ctx:
     """How to render: the floating type, traced or not, the name suffix."""
 
-    def __init__(self, T, traced, suffix):
-        self.T = T
+    def __init__(self, T, traced, suffix, tlit=False):
+        self.T = T  # "T" in the body of a template helper
         self.traced = traced
         self.suffix = suffix
+        self.tlit = tlit  # literals spelled static_cast<T>(...) (template helpers of float kernels)
 
 
 PLAIN = Ctx("double", False, "")  # for comparing expressions by their text
@@ -50,6 +55,8 @@ def lit(v, ctx):
         s += ".0"
     if ctx.T == "float":
         s += "f"
+    if ctx.tlit:
+        return "static_cast<T>(%s)" % s
     return "(%s)" % s if v < 0 else s
 
 
@@ -131,7 +138,7 @@ class Math(Node):
             return "%s(%s)" % (KINKS[self.fn], a)
         if self.fn in ("min", "max", "abs"):
             return "std::%s(%s)" % (self.fn, a)
-        if self.style == "std":
+        if self.style == "std" or (c.T == "T" and self.style == "suffix"):
             return "std::%s(%s)" % (self.fn, a)
         if self.style == "suffix" and c.T == "float":
             return "%sf(%s)" % (self.fn, a)
@@ -160,13 +167,32 @@ class Tern(Node):
 
 
 class Call(Node):
-    """A call of a helper (value or void); args are nodes or PtrArg."""
+    """A call of a helper (value or void); args are nodes or PtrArg.
 
-    def __init__(self, name, args, mag=3.0):
+    A call of a template helper (helper.tmpl) names its template arguments when
+    `explicit` (or when it must: a non-type argument first, T before m) and passes the
+    non-type one (the `m` argument of the plain helper) as `<..., m>` instead."""
+
+    def __init__(self, name, args, mag=3.0, helper=None):
         self.name, self.args, self.mag = name, args, mag
+        self.helper = helper
+        self.explicit = False
 
     def r(self, c):
-        return "%s%s(%s)" % (self.name, c.suffix, ", ".join(a.r(c) for a in self.args))
+        args, ta = self.args, ""
+        h = self.helper
+        if h is not None and getattr(h, "tmpl", None):
+            if h.tmpl == "T":
+                ta = "<%s>" % c.T if self.explicit else ""
+            else:
+                k = [j for j, (kind, _) in enumerate(h.params) if kind == "m"][0]
+                m = args[k].r(c)
+                args = args[:k] + args[k + 1:]
+                if h.tmpl == "Tm":
+                    ta = "<%s, %s>" % (c.T, m)
+                else:  # "mT": T is deduced unless explicit
+                    ta = "<%s, %s>" % (m, c.T) if self.explicit else "<%s>" % m
+        return "%s%s%s(%s)" % (self.name, c.suffix, ta, ", ".join(a.r(c) for a in args))
 
 
 class IntAsT(Node):
@@ -337,9 +363,10 @@ def strip_parens(s):
 class FArr:
     """A floating array: name, dims (ints, or a symbol such as 'm' in helpers), writable, how to pass it."""
 
-    def __init__(self, name, dims, writable, pointer, glob=False):
+    def __init__(self, name, dims, writable, pointer, glob=False, base=None):
         self.name, self.dims, self.writable, self.pointer = name, dims, writable, pointer
         self.glob = glob
+        self.base = base  # a local pointer: the array it points into (None: the array itself)
 
 
 class IVar:
@@ -363,6 +390,7 @@ class Scope:
 class Helper:
     def __init__(self, name, kind, params):
         self.name, self.kind, self.params = name, kind, params
+        self.tmpl = None  # template helper: "T" (typename T), "Tm" (typename T, int m), "mT" (int m, typename T)
 
 
 # ---------------------------------------------------------------- the generator
@@ -394,9 +422,13 @@ class Gen:
         self.long_loops = 0
         self.globals = []  # (name, values, is_array) of constant globals
         self.global_names = set()
+        self.init_extras()
 
     # -- small utilities
     def fresh(self, base):
+        if self.alt_depth:  # names of the second stream's code: their own counter (tz1, iz2, ...)
+            self.zcounter += 1
+            return "%sz%d" % (base, self.zcounter)
         self.counter += 1
         return "%s%d" % (base, self.counter)
 
@@ -681,6 +713,8 @@ class Gen:
             if self.budget <= 0:
                 break
             out += self.stmt(scope)
+            if not self.alt_depth and self.xrate and self.r2.random() < self.xrate:
+                out += self.snippet(scope)  # from the second stream: the first one is not disturbed
         return out
 
     def stmt(self, scope):
@@ -1041,6 +1075,485 @@ class Gen:
             e = Bin(self.pick(["+", "+", "-"]), e, t)
         return e
 
+    # -- constructs drawn from the second random stream
+    #
+    # Local pointers and references, range-for, reference parameters, template helpers,
+    # enum class and constexpr helpers. Every decision about them is drawn from self.r2
+    # (random.Random(seed * 7919 + 13)); while their code is generated (alt()), self.r *is*
+    # self.r2 and the generator's state (budget, names, scope) is saved and restored, so the
+    # first stream draws exactly what it drew before they existed: a seed's kernel is its old
+    # kernel with these constructs inserted between its statements (or none, for a fifth of
+    # the seeds).
+    def init_extras(self):
+        x = self.r2 = random.Random(self.seed * 7919 + 13)
+        self.alt_depth = 0
+        self.zcounter = 0
+        self.xprefer = None
+        self.xrate = x.choice([0.0, 0.12, 0.2, 0.3, 0.4])  # chance of a construct after a statement
+        self.xtmpl = x.random() < 0.5  # some helpers become function templates
+        self.xref_param = x.random() < 0.3  # a `T& ra` kernel parameter (in/out, wrt)
+        self.xcref = set()  # scalar kernel parameters passed as `const T&`
+        self.xcref_p = 0.5 if x.random() < 0.35 else 0.0
+        self.xenum = x.random() < 0.25  # enum class kN_E { A, B, C } (and sometimes a `kN_E mode` parameter)
+        self.xmode = None  # the enumerator passed for `mode`
+        self.xconstexpr = x.random() < 0.3  # namespace kN_ns { constexpr int twice(int), next(int) }
+        self.xusing = x.sample(["sqrt", "tanh", "exp", "sin"], x.randint(1, 2)) if x.random() < 0.2 else []
+        self.nxh = x.choice([0, 0, 1, 1, 2])  # helpers with reference parameters
+        self.xhelpers = []  # Helper
+        self.xhelper_defs = []
+        self.xref_names = set()  # local references and range-for variables (never referenced again)
+
+    @contextlib.contextmanager
+    def alt(self, budget):
+        saved = (self.r, self.budget, self.fn_ret, self.max_loop, self.in_helper, set(self.runtime_bounds),
+                 self.long_loops, getattr(self, "cur_m", None), list(self.bools), dict(self.level_of))
+        self.r = self.r2
+        self.alt_depth += 1
+        self.budget = budget
+        self.long_loops = 1  # no second long loop
+        try:
+            yield
+        finally:
+            (self.r, self.budget, self.fn_ret, self.max_loop, self.in_helper, self.runtime_bounds,
+             self.long_loops, self.cur_m, self.bools, self.level_of) = saved
+            self.alt_depth -= 1
+            self.xprefer = None
+
+    def param_names(self):
+        if self.in_helper:
+            return {"u", "v", "p", "y", "m", "o", "a", "b", "c", "s", "w"}
+        return {n for _, n, _ in self.params}
+
+    def xscope(self, scope):
+        sc = Scope(scope)
+        sc.level, sc.loop = scope.level, scope.loop
+        if not self.in_helper and self.xref_param:
+            sc.fs.append(("ra", VMAG, True))
+        return sc
+
+    def snippet(self, scope):
+        with self.alt(self.r2.randint(1, 3)):
+            sc = self.xscope(scope)
+            arr1 = [a for a in sc.arrs if len(a.dims) == 1 and not a.glob and a.base is None]
+            arr1i = [a for a in arr1 if isinstance(a.dims[0], int)]
+            kernel = not self.in_helper
+            calls = self.value_helpers() or self.void_helpers() or self.out_helpers()
+            kinds = [(4 if [a for a in arr1i if a.dims[0] >= 2] else 0, "row"), (4 if arr1 else 0, "walk"),
+                     (3 if kernel and arr1i and calls else 0, "pcall"), (4, "ref"), (2 if arr1 else 0, "cref"),
+                     (4 if kernel and self.xhelpers else 0, "xcall"), (3, "rfor"),
+                     (2 if kernel and self.xenum else 0, "enum"), (2 if kernel and self.xconstexpr else 0, "cexpr")]
+            k = self.wpick(kinds)
+            out = getattr(self, "x_" + k)(sc)
+        return out
+
+    def acc_line(self, sc, e, avoid=()):
+        """tgt += c * tanh(e) into a target of sc (not one in avoid), or nothing."""
+        for _ in range(3):
+            t = self.target(sc)
+            if t is None:
+                return []
+            if t.name not in avoid:
+                return [Line("%s += %s;", t, Bin("*", Lit(self.const(0.1, 0.4)), Math("tanh", [e], self.style(), 1.0)))]
+        return []
+
+    def x_row(self, sc):
+        """A row pointer into a buffer: `const T* row = a + i * C;` in a loop, then row[k]."""
+        a = self.pick([a for a in sc.arrs if len(a.dims) == 1 and not a.glob and a.base is None
+                       and isinstance(a.dims[0], int) and a.dims[0] >= 2])
+        L = a.dims[0]
+        C = self.r.randint(1, min(L, 4))
+        R = L // C
+        writable = a.writable and self.chance(0.5)
+        name = self.fresh("row")
+        inner = Scope(sc)
+        ivs = [v for v in sc.ints if v.lo >= 0 and (v.hi + 1) * C <= L]
+        own = sc.loop < self.max_loop and (not ivs or self.chance(0.5))
+        if own:
+            i = self.fresh("i")
+            inner.loop += 1
+            inner.ints.append(IVar(i, 0, R - 1))
+            ri = IV(i)
+        elif ivs:
+            ri = IV(self.pick(ivs).name)
+        else:
+            ri = IV(str(self.r.randrange(R)))
+        off = IBin("*", ri, IV(str(C))) if C > 1 else ri
+        init = "&%s[%s]" if self.chance(0.3) else "%s + %s"
+        decl = Decl("%s%s* %s = " + init + ";", "" if writable else "const ", "T", name, a.name, off)
+        inner.arrs.append(FArr(name, [C], writable, True, base=a.name))
+        body = [decl] + self.block(inner, self.r.randint(0, 2))
+        e = Bin("*", Ref(name, [IV(str(self.r.randrange(C)))]), self.var_leaf(inner))
+        if C > 1 and self.chance(0.3):
+            e = Bin("+", e, Ref(name, deref=self.r.randrange(C)))
+        body += self.acc_line(inner, e)
+        if own:
+            return [Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (i, i, R, i))]
+        return [Block("{", body, "}")]
+
+    def x_walk(self, sc):
+        """A pointer walked through a buffer with ++ / -- / += (reading, or writing through it)."""
+        r = self.r
+        a = self.pick([a for a in sc.arrs if len(a.dims) == 1 and not a.glob and a.base is None])
+        L = a.dims[0]
+        sym = not isinstance(L, int)
+        forms = ["while", "for", "count", "back"] + (["step"] if not sym and L >= 2 else []) + \
+            (["write", "write"] if a.writable else [])
+        form = self.pick(forms)
+        p, e_ = self.fresh("p"), self.fresh("pe")
+        inner = Scope(sc)
+        inner.loop += 1
+        deep = inner.loop <= self.max_loop
+        nb = lambda: self.block(inner, r.randint(0, 2)) if deep else []
+        k0 = 0 if sym or self.chance(0.6) else r.randrange(L)
+        start = a.name if k0 == 0 else "%s + %d" % (a.name, k0)
+        end = "%s + %s" % (a.name, L)
+        nv = [v for v in sc.ints if v.name in self.runtime_bounds and not sym and v.lo == v.hi and k0 <= v.lo <= L]
+        if nv and self.chance(0.4):
+            end = "%s + %s" % (a.name, self.pick(nv).name)
+        if form == "while":
+            v = self.fresh("v")
+            inner.fs.append((v, VMAG, True))
+            body = [Decl("%s %s = *%s++;", "T", v, p)] + nb() + self.acc_line(inner, Bin("*", Ref(v), self.var_leaf(inner)))
+            out = [Decl("const %s* %s = %s;", "T", p, start), Decl("const %s* %s = %s;", "T", e_, end)]
+            if self.chance(0.4):
+                out += self.acc_line(sc, Bin("*", Lit(0.3), IntAsT(IV("static_cast<int>(%s - %s)" % (e_, p)), 0.25, True)))
+            return out + [Block("while (%s %s %s) {", body, "}", (p, self.pick(["!=", "<"]), e_))]
+        if form == "for":
+            inner.arrs.append(FArr(p, [1], False, True, base=a.name))
+            body = nb() + self.acc_line(inner, Bin("*", Ref(p, deref=0), self.var_leaf(inner)))
+            cmp = self.pick(["!=", "<"])
+            return [Block("for (const %s* %s = %s; %s %s %s; ++%s) {", body, "}", ("T", p, start, p, cmp, end, p))]
+        if form == "count":
+            n = L - k0 if not sym else L
+            j = self.fresh("j")
+            inner.ints.append(IVar(j, 0, (n - 1) if not sym else 2, sym=L if sym else None))
+            inc = Line(self.pick(["++%s;", "%s++;", "%s += 1;"]), p)
+            body = nb() + self.acc_line(inner, Bin("*", Ref(p, deref=0), self.var_leaf(inner))) + [inc]
+            return [Decl("const %s* %s = %s;", "T", p, start),
+                    Block("for (int %s = 0; %s < %s; ++%s) {", body, "}", (j, j, n, j))]
+        if form == "back":
+            dec = Line(self.pick(["--%s;", "%s--;", "%s -= 1;"]), p)
+            body = [dec] + nb() + self.acc_line(inner, Bin("*", Ref(p, deref=0), self.var_leaf(inner)))
+            return [Decl("const %s* %s = %s;", "T", p, end),
+                    Block("while (%s %s %s) {", body, "}", (p, self.pick(["!=", ">"]), start))]
+        if form == "step":
+            j = self.fresh("j")
+            h = L // 2
+            body = self.acc_line(sc, Bin("*", Ref(p, deref=0), Ref(p, deref=1))) + [Line("%s += 2;", p)]
+            out = [Decl("const %s* %s = %s;", "T", p, a.name),
+                   Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (j, j, h, j))]
+            out.append(Line("%s -= 1;", p))  # a + 2 * (L / 2) - 1, the last element read or the one after
+            out += self.acc_line(sc, Bin("*", Ref(p, deref=0), self.var_leaf(sc)))
+            if self.chance(0.5):
+                k = r.randrange(L)
+                out += [Line("%s = %s + %d;", p, a.name, k)] + self.acc_line(sc, Ref(p, deref=0))
+            return out
+        # write through a walked pointer (E does not read the pointer)
+        j = self.fresh("j")
+        n = L - k0 if not sym else L
+        op = self.pick(["=", "*=", "+="])
+        rhs = self.rhs(sc, op) if op != "=" else Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)
+        body = [Line("*%s++ %s %s;", p, op, rhs)]
+        return [Decl("%s* %s = %s;", "T", p, start), Block("for (int %s = 0; %s < %s; ++%s) {", body, "}", (j, j, n, j))]
+
+    def x_pcall(self, sc):
+        """A local pointer into a buffer passed to a helper (`h(row, ...)`, `h(row + 1, ...)`)."""
+        a = self.pick([a for a in sc.arrs if len(a.dims) == 1 and not a.glob and a.base is None
+                       and isinstance(a.dims[0], int)])
+        L = a.dims[0]
+        off = self.r.randrange(L) if self.chance(0.6) else 0
+        writable = a.writable and self.chance(0.6)
+        name = self.fresh("pc")
+        init = a.name if off == 0 else self.pick(["%s + %d" % (a.name, off), "&%s[%d]" % (a.name, off)])
+        out = [Decl("%s%s* %s = %s;", "" if writable else "const ", "T", name, init)]
+        sc.arrs.append(FArr(name, [L - off], writable, True, base=a.name))
+        self.xprefer = name
+        k = self.r.random()
+        if self.void_helpers() and (k < 0.4 or not self.value_helpers()):
+            out += self.st_vcall(sc)
+        elif self.out_helpers() and self.target(sc) is not None and (k < 0.7 or not self.value_helpers()):
+            out += self.st_ocall(sc)
+        else:
+            t = self.target(sc)
+            if t is None:
+                return []
+            out.append(Line("%s += %s;", t, Bin("*", Lit(self.const(0.2, 0.5)), self.value_call(sc, 1))))
+        return [Block("{", out, "}")] if self.chance(0.3) else out
+
+    def ref_scalars(self, sc):
+        pn = self.param_names()
+        return [v for v in sc.fs if v[2] and v[0] not in pn and v[0] not in self.global_names
+                and v[0] not in self.xref_names]
+
+    def x_ref(self, sc):
+        """`T& r = a[i];` or `T& r = t;`, written (and read) through r."""
+        arrs = [a for a in sc.arrs if len(a.dims) == 1 and a.writable and not a.glob and a.base is None]
+        scal = self.ref_scalars(sc)
+        if not arrs and not scal:
+            return self.x_rfor(sc)
+        name = self.fresh("r")
+        self.xref_names.add(name)
+        if arrs and (not scal or self.chance(0.6)):
+            a = self.pick(arrs)
+            what = Ref(a.name, [self.index_into(sc, a.dims[0])])
+        else:
+            what = Ref(self.pick(scal)[0])
+        out = [Decl("%s& %s = %s;", "T", name, what)]
+        sc.fs.append((name, VMAG, True))
+        op = self.pick(["=", "+=", "*="])
+        first = Line("%s %s %s;", name, op, self.rhs(sc, op))
+        if op == "=" and self.chance(0.5):
+            first = Line("%s = %s;", name, Math("tanh", [Bin("+", Ref(name), self.fexpr(sc, 1))], self.style(), 1.0))
+        out.append(first)
+        out += self.block(sc, self.r.randint(0, 2))
+        if self.chance(0.5):
+            out += self.acc_line(sc, Bin("*", Ref(name), self.var_leaf(sc)), avoid=(name,))
+        return out
+
+    def x_cref(self, sc):
+        """`const T& c = a[i];` (an alias: a write to a[i] is seen through c), or of a scalar local."""
+        arrs = [a for a in sc.arrs if len(a.dims) == 1 and not a.glob and a.base is None]
+        scal = self.ref_scalars(sc)
+        name = self.fresh("c")
+        self.xref_names.add(name)
+        if scal and self.chance(0.2):
+            what = Ref(self.pick(scal)[0])
+        else:
+            a = self.pick(arrs)
+            what = Ref(a.name, [self.index_into(sc, a.dims[0])])
+        out = [Decl("const %s& %s = %s;", "T", name, what)]
+        sc.fs.append((name, VMAG, False))
+        out += self.block(sc, self.r.randint(0, 2))
+        out += self.acc_line(sc, Bin("*", Ref(name), self.var_leaf(sc)))
+        return out
+
+    def x_rfor(self, sc):
+        """for (T v : a) / for (T& v : a) / for (const T& v : a) over a local 1-D array."""
+        r = self.r
+        out = []
+        locs = [a for a in sc.arrs if not a.pointer and not a.glob and len(a.dims) == 1 and isinstance(a.dims[0], int)]
+        if not locs or self.chance(0.25):
+            n = r.randint(2, 4)
+            name = self.fresh("ar")
+            items = InitList([self.squash_to(self.fexpr(sc, r.randint(0, 1)), VMAG) for _ in range(n)])
+            out.append(Decl("%s %s[%d] = {%s};", "T", name, n, items))
+            a = FArr(name, [n], True, False)
+            sc.arrs.append(a)
+        else:
+            a = self.pick(locs)
+        mode = self.pick(["", "&", "const&"])
+        v = self.fresh("v")
+        self.xref_names.add(v)
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.fs.append((v, VMAG, mode != "const&"))
+        body = self.block(inner, r.randint(0, 2)) if inner.loop <= self.max_loop else []
+        if mode == "&":
+            op = self.pick(["=", "*=", "+="])
+            rr = Math("tanh", [Bin("+", Ref(v), self.fexpr(inner, 1))], self.style(), 1.0) if op == "=" else self.rhs(inner, op)
+            body.append(Line("%s %s %s;", v, op, rr))
+        else:
+            body += self.acc_line(inner, Bin("*", Ref(v), self.var_leaf(inner)), avoid=(v,))
+        head = "for (const %s& %s : %s) {" if mode == "const&" else "for (%s" + mode + " %s : %s) {"
+        out.append(Block(head, body, "}", ("T", v, a.name)))
+        if mode == "&":  # read what the loop wrote
+            out += self.acc_line(sc, Bin("*", Ref(a.name, [IV(str(r.randrange(a.dims[0])))]), self.var_leaf(sc)))
+        return out
+
+    def x_enum(self, sc):
+        """kN_E md = cond ? kN_E::A : kN_E::B; if (md == kN_E::A) ... (or the `mode` parameter)."""
+        E = "%s_E" % self.name
+        out = []
+        if self.xmode and self.chance(0.5):
+            var = "mode"
+        else:
+            var = self.fresh("md")
+            a, b = self.r.sample(["A", "B", "C"], 2)
+            out.append(Decl("%s %s = %s ? %s::%s : %s::%s;", E, var, self.cond(sc), E, a, E, b))
+        c = Cmp(self.pick(["==", "!="]), IV(var), IV("%s::%s" % (E, self.pick(["A", "B", "C"]))), False)
+        then = self.block(Scope(sc), self.r.randint(1, 2)) or [self.safe_assign(sc)]
+        els = self.block(Scope(sc), self.r.randint(1, 2)) if self.chance(0.4) else None
+        return out + [If(c, then, els)]
+
+    def x_cexpr(self, sc):
+        """constexpr int helpers in a namespace: a loop bound or an index."""
+        ns = "%s_ns" % self.name
+        arrs = [a for a in sc.arrs if len(a.dims) == 1 and isinstance(a.dims[0], int) and a.dims[0] >= 2]
+        if arrs and (sc.loop >= self.max_loop or self.chance(0.5)):
+            a = self.pick(arrs)
+            k = self.r.randrange(a.dims[0] - 1)
+            e = Bin("*", Ref(a.name, [IV("%s::next(%d)" % (ns, k))], glob=a.glob), self.var_leaf(sc))
+            return self.acc_line(sc, e)
+        if sc.loop >= self.max_loop:
+            return []
+        i = self.fresh("i")
+        K = self.r.randint(1, 2)
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.ints.append(IVar(i, 0, 2 * K - 1))
+        body = self.block(inner, self.r.randint(1, 2)) or [self.safe_assign(inner)]
+        return [Block("for (int %s = 0; %s < %s::twice(%d); ++%s) {", body, "}", (i, i, ns, K, i))]
+
+    # helpers with reference parameters
+    def lvalues(self, sc):
+        """(node, var, buf, const index) of writable scalars and 1-D elements (for T& arguments)."""
+        out = []
+        pn = self.param_names()
+        for v in sc.fs:
+            if v[2] and (v[0] not in pn or v[0] == "ra") and v[0] not in self.global_names \
+                    and v[0] not in self.xref_names:
+                out.append((Ref(v[0]), v[0], None, None))
+        for a in sc.arrs:
+            if len(a.dims) == 1 and a.writable and not a.glob and a.base is None:
+                idx = self.index_into(sc, a.dims[0])
+                ci = int(idx.s) if isinstance(idx, IV) and idx.s.isdigit() else None
+                out.append((Ref(a.name, [idx]), None, a.name, ci))
+        return out
+
+    def x_xcall(self, sc):
+        """A call of a helper with T& / const T& parameters: distinct lvalues for the T& ones."""
+        h = self.pick(self.xhelpers)
+        lv = self.lvalues(sc)
+        args = [None] * len(h.params)
+        used = []
+
+        def clash(l, u, cref):
+            if l[1] is not None and l[1] == u[1]:
+                return True
+            if l[2] is not None and l[2] == u[2]:
+                return cref or l[3] is None or u[3] is None or l[3] == u[3]
+            return False
+
+        for k, (kind, _) in enumerate(h.params):
+            if kind == "ref":
+                cands = [l for l in lv if not any(clash(l, u, False) for u in used)]
+                if not cands:
+                    return []
+                l = self.pick(cands)
+                used.append(l)
+                args[k] = l[0]
+        theta = self.squash_to(self.fexpr(sc, 1), VMAG)
+        busy = {u[1] for u in used} | {u[2] for u in used}
+        free = sc
+        if "cref_arg_expr" in AVOID:  # a const T& argument that reads what the call writes is refused
+            free = Scope(sc)
+            free.level, free.loop = sc.level, sc.loop
+            free.fs = [v for v in sc.fs if v[0] not in busy]
+            free.arrs = [a for a in sc.arrs if a.name not in busy]
+        for k, (kind, pname) in enumerate(h.params):
+            if kind == "cref":
+                cands = [l for l in lv + [(Ref(a.name, [self.index_into(sc, a.dims[0])]), None, a.name, None)
+                                          for a in sc.arrs if len(a.dims) == 1 and not a.writable and not a.glob]
+                         if not any(clash(l, u, True) for u in used)]
+                args[k] = self.pick(cands)[0] if cands and self.chance(0.6) else self.squash_to(self.fexpr(free, 1), VMAG)
+            elif kind == "T":
+                if h.rot:
+                    args[k] = Math("cos" if pname == "c" else "sin", [theta], self.style(), 1.0)
+                else:
+                    args[k] = self.squash_to(self.fexpr(sc, 1), VMAG)
+        call = Call(h.name, args, mag=h.mag, helper=h)
+        call.explicit = self.chance(0.5)
+        if h.kind == "void":
+            return [Line("%s;", call)]
+        for _ in range(3):
+            t = self.target(sc)
+            if t is not None and t.name not in busy:
+                return [Line("%s %s %s;", t, self.pick(["=", "+="]), Bin("*", Lit(self.const(0.2, 0.6)), call))]
+        name = self.fresh("t")
+        return [Decl("%s %s = %s;", "T", name, call)]
+
+    def make_xhelper(self, j):
+        """A helper with reference parameters: rotate(T& a, T& b, T c, T s), update(T& a, const T& s),
+        or T step(T& a, const T& s, T w)."""
+        r = self.r
+        name = "%s_r%d" % (self.name, j)
+        kind = self.pick(["rot", "upd", "val"])
+        scope = Scope()
+        self.in_helper = True
+        self.max_loop = 1
+        self.runtime_bounds = set()
+        if kind == "rot":
+            params = [("ref", "a"), ("ref", "b"), ("T", "c"), ("T", "s")]
+            t = self.fresh("t")
+            body = [Decl("%s %s = %s;", "T", t, Bin("-", Bin("*", Ref("c"), Ref("a")), Bin("*", Ref("s"), Ref("b")))),
+                    Line("b = %s;", Bin("+", Bin("*", Ref("s"), Ref("a")), Bin("*", Ref("c"), Ref("b")))),
+                    Line("a = %s;", Ref(t))]
+            h = Helper(name, "void", params)
+        else:
+            self.fn_ret = "void" if kind == "upd" else "T"
+            params = [("ref", "a"), ("cref", "s")] + ([("T", "w")] if kind == "val" else [])
+            if kind == "upd" and "void_cref" in AVOID:
+                params = [("ref", "a"), ("T", "s")]
+            if self.chance(0.3):
+                params = params[1:2] + params[0:1] + params[2:]
+            for _, p in params:
+                scope.fs.append((p, VMAG, p == "a"))
+            body = self.block(scope, r.randint(0, 2))
+            upd = self.squash_to(self.fexpr(scope, 1), VMAG)
+            body.append(Line("a = %s;", Math("tanh", [Bin("+", Bin("*", Lit(self.const(0.3, 0.7)), Ref("a")), upd)],
+                                               self.style(), 1.0)))
+            if kind == "val":
+                body.append(Line("return %s;", self.squash_to(self.ret_expr(scope), 4.0)))
+            h = Helper(name, "void" if kind == "upd" else "value", params)
+        h.rot = kind == "rot"
+        h.mag = 4.0
+        if self.xtmpl and self.chance(0.5):
+            h.tmpl = "T"
+        return h, (self.pick(["static ", "", "inline "]), params), body
+
+    def extras_helpers(self):
+        """After the helpers of the first stream: template flags, helpers with references."""
+        x = self.r2
+        for h in self.helpers:
+            if self.xtmpl and x.random() < 0.6:
+                h.tmpl = x.choice(["T", "Tm", "mT"]) if any(k == "m" for k, _ in h.params) else "T"
+        for j in range(self.nxh):
+            with self.alt(x.randint(1, 3)):
+                hd = self.make_xhelper(j)
+            self.xhelpers.append(hd[0])
+            self.xhelper_defs.append(hd)
+
+    def extras_params(self, params, scope):
+        """After the first stream's parameters: `T& ra` (wrt, like io), `kN_E mode`, `const T&` scalars."""
+        x = self.r2
+        if self.xref_param:
+            params.insert(x.randint(0, len(params)), ("ref", "ra", 1))
+            wrt = set(self.wrt) | {"ra"}
+            self.wrt = [n for _, n, _ in params if n in wrt]
+        if self.xenum and x.random() < 0.5:
+            self.xmode = x.choice(["A", "B", "C"])
+            params.insert(x.randint(0, len(params)), ("mode", "mode", None))
+        written = {v[0] for v in scope.fs if v[2]}
+        for kind, name, _ in params:
+            if kind == "T" and x.random() < self.xcref_p and name not in written:
+                self.xcref.add(name)
+
+    def prelude(self):
+        """Lines before the helpers (also in main.cpp, before the kernel's declarations)."""
+        out = []
+        if self.xenum:
+            out.append("enum class %s_E { A, B, C };" % self.name)
+        if self.xconstexpr:
+            out.append("namespace %s_ns {" % self.name)
+            out.append("constexpr int twice(int k) { return 2 * k; }")
+            out.append("constexpr int next(int k) { return k + 1; }")
+            out.append("}  // namespace %s_ns" % self.name)
+        return out
+
+    def body_prelude(self):
+        out = [Line("using std::%s;", f) for f in self.xusing]
+        if self.xconstexpr:
+            out.append(Line("static_assert(%s_ns::twice(2) == 4 && %s_ns::next(1) == 2, \"%s\");",
+                            self.name, self.name, self.name))
+        return out
+
+    def xcallnode(self, h, args, mag):
+        """A Call of h; whether a template helper's call names T is drawn from the second stream."""
+        c = Call(h.name, args, mag=mag, helper=h)
+        if self.xtmpl:
+            c.explicit = self.r2.random() < 0.5
+        return c
+
     # -- helpers
     def value_helpers(self):
         return [h for h in self.helpers if h.kind == "value"]
@@ -1055,7 +1568,7 @@ class Gen:
         """A pointer argument with at least `need` elements from an array in scope."""
         opts = []
         for a in scope.arrs:
-            if a.name in avoid or (writable and not a.writable):
+            if (a.base or a.name) in avoid or (writable and not a.writable):
                 continue
             if not all(isinstance(d, int) for d in a.dims):
                 continue
@@ -1065,6 +1578,10 @@ class Gen:
                 opts.append(a)
         if not opts:
             return None, None
+        if self.alt_depth and self.xprefer:  # a local pointer the snippet declared for this call
+            pref = [a for a in opts if a.name == self.xprefer]
+            if pref and self.chance(0.85):
+                opts = pref
         a = self.pick(opts)
         r = self.r
         if len(a.dims) == 1:
@@ -1078,12 +1595,12 @@ class Gen:
                 off = IV(str(r.randint(0, room)))
             sfx = a.glob  # constant globals are renamed in the twins
             if off is None:
-                return PtrArg(lambda c, n=a.name: n + (c.suffix if sfx else "")), a.name
+                return PtrArg(lambda c, n=a.name: n + (c.suffix if sfx else "")), a.base or a.name
             # '&a[k]' or 'a + k'; known bug 002: '&a[k]' of a const parameter or global is refused
             amp = not (a.pointer or a.glob) or (self.chance(0.3) and not ("002" in AVOID and not a.writable))
             if amp:
-                return PtrArg(lambda c, n=a.name, o=off: "&%s%s[%s]" % (n, c.suffix if sfx else "", o.r(c))), a.name
-            return PtrArg(lambda c, n=a.name, o=off: "%s%s + %s" % (n, c.suffix if sfx else "", o.r(c))), a.name
+                return PtrArg(lambda c, n=a.name, o=off: "&%s%s[%s]" % (n, c.suffix if sfx else "", o.r(c))), a.base or a.name
+            return PtrArg(lambda c, n=a.name, o=off: "%s%s + %s" % (n, c.suffix if sfx else "", o.r(c))), a.base or a.name
         row = self.index_into(scope, a.dims[0])
         room = a.dims[1] - need
         if room > 0 and self.chance(0.4):
@@ -1122,7 +1639,7 @@ class Gen:
             self.cur_m = self.r.randint(1, 3)
             args = self.call_args(scope, h, d)
             if args is not None:
-                return Call(h.name, args, mag=h.mag)
+                return self.xcallnode(h, args, h.mag)
         return self.leaf(scope)
 
     def st_vcall(self, scope):
@@ -1131,7 +1648,7 @@ class Gen:
             self.cur_m = self.r.randint(1, 3)
             args = self.call_args(scope, h, 1)
             if args is not None:
-                return [Line("%s;", Call(h.name, args))]
+                return [Line("%s;", self.xcallnode(h, args, 3.0))]
         return self.st_assign(scope)
 
     def st_ocall(self, scope):
@@ -1143,7 +1660,7 @@ class Gen:
             args = self.call_args(scope, h, 1)
             if args is not None:
                 op = "+=" if "003" in AVOID and scope.loop > 0 and not t.idx and t.deref is None else self.pick(["=", "+="])
-                return [Line("%s %s %s;", t, op, Call(h.name, args, mag=h.mag))]
+                return [Line("%s %s %s;", t, op, self.xcallnode(h, args, h.mag))]
         return self.st_assign(scope)
 
     def make_helper(self, idx):
@@ -1248,6 +1765,7 @@ class Gen:
             h, sig, body = self.make_helper(j)
             helper_defs.append((h, sig, body))
             self.helpers.append(h)
+        self.extras_helpers()
 
         # parameters and constant globals
         scope = Scope()
@@ -1309,6 +1827,7 @@ class Gen:
         for kind, name, info in params:
             if kind in ("in", "out") and self.chance(0.2):
                 self.pstyle[name] = self.pick(["[]", "[N]"])
+        self.extras_params(params, scope)
 
         self.max_loop = 3
         self.budget = r.randint(6, 18)
@@ -1325,7 +1844,7 @@ class Gen:
             body.append(Line("io[%d] += %s;", r.randrange(io.dims[0]), Bin("*", Lit(0.5), self.final_expr(scope))))
         else:
             body.append(Line("return %s;", self.final_expr(scope)))
-        self.body = body
+        self.body = self.body_prelude() + body
         self.helper_defs = helper_defs
         self.inputs = {}
         for kind, name, info in params:
@@ -1335,18 +1854,30 @@ class Gen:
                 self.inputs[name] = [round(r.uniform(-1, 1), 4)]
             elif kind == "sel":
                 self.inputs[name] = [r.randint(0, 5) for _ in range(info)]
+        if self.xref_param:
+            self.inputs["ra"] = [round(self.r2.uniform(-1, 1), 4)]
         return self
 
     # -- rendering
-    def ptype(self, kind, T):
+    def ptype(self, kind, T, name=None):
+        if kind == "T" and name in self.xcref:
+            return "const %s&" % T
         return {"in": "const %s*" % T, "out": "%s*" % T, "one": "%s*" % T, "T": T, "m": "int", "int": "int",
-                "sel": "const int*"}[kind]
+                "sel": "const int*", "ref": "%s&" % T, "cref": "const %s&" % T, "mode": "%s_E" % self.name}[kind]
 
     def render_helper(self, hd, c):
         h, (static, params), body = hd
+        head = []
+        if h.tmpl:
+            # the body in terms of T (literals static_cast<T>(...) in float kernels, so that
+            # std::min and deduced calls see one type); int m becomes a template parameter
+            c = Ctx("T", c.traced, c.suffix, tlit=self.T == "float")
+            head = ["template <%s>" % {"T": "typename T", "Tm": "typename T, int m", "mT": "int m, typename T"}[h.tmpl]]
+            if h.tmpl != "T":
+                params = [p for p in params if p[0] != "m"]
         ret = "void" if h.kind == "void" else c.T
         ps = ", ".join("%s %s" % (self.ptype(k, c.T), n) for k, n in params)
-        out = ["%s%s %s%s(%s) {" % (static, ret, h.name, c.suffix, ps)]
+        out = head + ["%s%s %s%s(%s) {" % (static, ret, h.name, c.suffix, ps)]
         for s in body:
             out += s.lines(c, "  ")
         out.append("}")
@@ -1357,7 +1888,7 @@ class Gen:
         st = self.pstyle.get(name)
         if kind in ("in", "out") and st:
             return "%s%s %s[%s]" % ("const " if kind == "in" else "", T, name, info if st == "[N]" else "")
-        return "%s %s" % (self.ptype(kind, T), name)
+        return "%s %s" % (self.ptype(kind, T, name), name)
 
     def signature(self, c, name):
         ret = "void" if self.fn_ret == "void" else c.T
@@ -1372,7 +1903,7 @@ class Gen:
                                                                 ", ".join(lit(v, c) for v in vals)))
             else:
                 out.append("constexpr %s %s%s = %s;" % (c.T, name, c.suffix, lit(vals[0], c)))
-        for hd in self.helper_defs:
+        for hd in self.helper_defs + self.xhelper_defs:
             out += self.render_helper(hd, c)
         if marked:
             out.append("CGP_GRAD(%s)" % ("" if self.grad_all else ", ".join(self.wrt)))
@@ -1384,7 +1915,11 @@ class Gen:
 
     def kernel_source(self):
         """Helpers and the marked kernel (for cgp-ad)."""
-        return "\n".join(self.render_kernel(Ctx(self.T, False, ""), True)) + "\n"
+        return "\n".join(self.prelude() + self.render_kernel(Ctx(self.T, False, ""), True)) + "\n"
+
+    def prelude_source(self):
+        """The enum and constexpr helpers the kernel's declaration and twins need (main.cpp)."""
+        return "".join(l + "\n" for l in self.prelude())
 
     def twin_source(self):
         """Traced twins (and the double twin of a float kernel)."""
@@ -1396,7 +1931,7 @@ class Gen:
     def grad_decl(self):
         c = Ctx(self.T, False, "")
         ret = "void" if self.fn_ret == "void" else c.T
-        ps = ["%s %s" % (self.ptype(k, c.T), n) for k, n, _ in self.params]
+        ps = ["%s %s" % (self.ptype(k, c.T, n), n) for k, n, _ in self.params]
         ps += ["%s* d_%s" % (c.T, n) for k, n, _ in self.params if n in self.wrt]
         return "%s %s_grad(%s);" % (ret, self.name, ", ".join(ps))
 
@@ -1410,8 +1945,9 @@ class Gen:
                                                        "false" if self.fn_ret == "void" else "true"))
         k = 0
         for kind, name, info in self.params:
-            if kind in ("in", "out", "T"):
-                fk = {"in": "fz::IN", "out": "fz::INOUT", "T": "fz::SCALAR"}[kind]
+            if kind in ("in", "out", "T", "ref"):
+                # a T& parameter is an in/out buffer of one element; const T& a scalar
+                fk = {"in": "fz::IN", "out": "fz::INOUT", "T": "fz::SCALAR", "ref": "fz::INOUT"}[kind]
                 vals = ", ".join(repr(v) for v in self.inputs[name])
                 lines.append('  c.add("%s", %s, %s, {%s});' % (name, fk, "true" if name in self.wrt else "false", vals))
                 pi[name] = k
@@ -1428,6 +1964,10 @@ class Gen:
                     out.append("%s.p%s(%d)" % (b, "d" if dbl else "f", pi[name]))
                 elif kind == "T":
                     out.append("%s.s%s(%d)" % (b, "d" if dbl else "f", pi[name]))
+                elif kind == "ref":
+                    out.append("%s.r%s(%d)" % (b, "d" if dbl else "f", pi[name]))
+                elif kind == "mode":
+                    out.append("%s_E::%s" % (self.name, self.xmode))
                 else:
                     out.append(name)
             return out

@@ -101,6 +101,10 @@ struct Bufs {
   float* pf(int k) { return f[k].data(); }
   double sd(int k) { return d[k][0]; }
   float sf(int k) { return f[k][0]; }
+  // a T& kernel parameter: the one element of an INOUT buffer, by reference (const T& ones
+  // take sd/sf, like by-value scalars)
+  double& rd(int k) { return d[k][0]; }
+  float& rf(int k) { return f[k][0]; }
 };
 
 struct Param {

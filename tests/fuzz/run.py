@@ -135,8 +135,8 @@ class Fuzzer:
             ranges.append((line, line + n - 1, g.seed))
             line += n
             kern.append(src)
-            main.append("// seed %d\n%s\n%s\n%s\n%s\n" % (g.seed, g.primal_decl(), g.grad_decl(), g.twin_source(),
-                                                        g.case_source()))
+            main.append("// seed %d\n%s%s\n%s\n%s\n%s\n" % (g.seed, g.prelude_source(), g.primal_decl(), g.grad_decl(),
+                                                          g.twin_source(), g.case_source()))
         main.append("int main() {\n%s  return 0;\n}\n" % "".join("  run_%s();\n" % g.name for g in kernels))
         with open(os.path.join(d, "kern.cpp"), "w") as f:
             f.write("".join(kern))
