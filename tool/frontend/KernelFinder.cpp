@@ -78,6 +78,16 @@ private:
 };
 
 bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
+  clang::QualType record = p->getType().getNonReferenceType();
+  if (record->isRecordType()) { // a struct with floating members
+    std::vector<RecordLeaf> leaves;
+    if (!flattenRecord(record, ctx, leaves).empty())
+      return false;
+    for (const RecordLeaf &leaf : leaves)
+      if (leaf.elem.isFloating())
+        return true;
+    return false;
+  }
   Var shape;
   if (!describeVarType(p->getType(), ctx, shape).empty())
     return false;
@@ -109,66 +119,88 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
       diag.error(m.marker, "'" + name + "' is a member function; " + macro + " marks free functions only");
       continue;
     }
-    if (def->isTemplated() || def->isTemplateInstantiation()) {
-      diag.error(m.marker, "'" + name + "' is a template; " + macro + " marks non-template functions only");
+    // A function template: each of its instantiations in the file is a
+    // kernel of its own.
+    std::vector<const clang::FunctionDecl *> definitions{def};
+    const clang::FunctionDecl *pattern = nullptr;
+    if (const clang::FunctionTemplateDecl *ftd = def->getDescribedFunctionTemplate()) {
+      pattern = def;
+      definitions.clear();
+      for (const clang::FunctionDecl *spec : ftd->specializations())
+        if (const clang::FunctionDecl *body = spec->getDefinition(); body && body->hasBody())
+          definitions.push_back(body);
+      if (definitions.empty()) {
+        diag.warning(m.marker, "'" + name + "' is a template that this file does not "
+                                            "instantiate where cgp-ad sees it; no " + macro +
+                                            " function is generated (an explicit instantiation "
+                                            "such as 'template double " + name +
+                                            "<double>(...);' makes one)");
+        continue;
+      }
+    } else if (def->isTemplated() || def->isTemplateInstantiation()) {
+      diag.error(m.marker, "'" + name + "' belongs to a class template; " + macro +
+                               " marks free functions and function templates only");
       continue;
     }
-
-    KernelRequest request;
-    request.definition = def;
-    request.marker = m.marker;
-    request.mode = m.mode;
-    bool ok = true;
-    std::set<const clang::ParmVarDecl *> chosen;
-    llvm::StringRef list = m.names;
-    if (list.trim().empty()) {
-      for (const clang::ParmVarDecl *p : def->parameters())
-        if (isFloatingParam(p, ctx))
-          chosen.insert(p);
-      if (chosen.empty()) {
-        diag.error(m.marker, "'" + name + "' has no floating-point parameter to differentiate "
-                             "with respect to");
-        ok = false;
-      }
-    } else {
-      std::vector<std::string> parts;
-      if (!parseNameList(list, parts)) {
-        diag.error(m.marker, "malformed " + macro + " list '" + m.names + "' of '" + name +
-                                 "': expected parameter names separated by commas");
-        ok = false;
-        parts.clear();
-      }
-      for (const std::string &part : parts) {
-        const clang::ParmVarDecl *match = nullptr;
+    for (const clang::FunctionDecl *instance : definitions) {
+      def = instance;
+      KernelRequest request;
+      request.pattern = pattern;
+      request.definition = def;
+      request.marker = m.marker;
+      request.mode = m.mode;
+      bool ok = true;
+      std::set<const clang::ParmVarDecl *> chosen;
+      llvm::StringRef list = m.names;
+      if (list.trim().empty()) {
         for (const clang::ParmVarDecl *p : def->parameters())
-          if (p->getName() == part)
-            match = p;
-        if (!match) {
-          diag.error(m.marker, "'" + part + "' named in " + macro + " is not a parameter of '" +
-                                   name + "'");
+          if (isFloatingParam(p, ctx))
+            chosen.insert(p);
+        if (chosen.empty()) {
+          diag.error(m.marker, "'" + name + "' has no floating-point parameter to differentiate "
+                               "with respect to");
           ok = false;
-          continue;
         }
-        if (!isFloatingParam(match, ctx)) {
-          diag.error(m.marker, "parameter '" + part + "' of '" + name + "' has type '" +
-                                   match->getType().getAsString() +
-                                   "': " + macro + " names only floating-point parameters (float, "
-                                   "double, or pointers and arrays of them)");
+      } else {
+        std::vector<std::string> parts;
+        if (!parseNameList(list, parts)) {
+          diag.error(m.marker, "malformed " + macro + " list '" + m.names + "' of '" + name +
+                                   "': expected parameter names separated by commas");
           ok = false;
-          continue;
+          parts.clear();
         }
-        if (!chosen.insert(match).second) {
-          diag.error(m.marker, "'" + part + "' is named twice in " + macro + " of '" + name + "'");
-          ok = false;
+        for (const std::string &part : parts) {
+          const clang::ParmVarDecl *match = nullptr;
+          for (const clang::ParmVarDecl *p : def->parameters())
+            if (p->getName() == part)
+              match = p;
+          if (!match) {
+            diag.error(m.marker, "'" + part + "' named in " + macro + " is not a parameter of '" +
+                                     name + "'");
+            ok = false;
+            continue;
+          }
+          if (!isFloatingParam(match, ctx)) {
+            diag.error(m.marker, "parameter '" + part + "' of '" + name + "' has type '" +
+                                     match->getType().getAsString() +
+                                     "': " + macro + " names only floating-point parameters (float, "
+                                     "double, or pointers and arrays of them)");
+            ok = false;
+            continue;
+          }
+          if (!chosen.insert(match).second) {
+            diag.error(m.marker, "'" + part + "' is named twice in " + macro + " of '" + name + "'");
+            ok = false;
+          }
         }
       }
+      if (!ok)
+        break; // the same mistake in every instantiation: reported once
+      for (const clang::ParmVarDecl *p : def->parameters())
+        if (chosen.count(p))
+          request.wrt.push_back(p);
+      kernels.push_back(request);
     }
-    if (!ok)
-      continue;
-    for (const clang::ParmVarDecl *p : def->parameters())
-      if (chosen.count(p))
-        request.wrt.push_back(p);
-    kernels.push_back(request);
   }
   return kernels;
 }

@@ -28,6 +28,9 @@ struct KernelRequest {
   Mode mode = Mode::Reverse;                   // CGP_GRAD or CGP_JVP
   std::vector<const clang::ParmVarDecl *> wrt; // in parameter order
   clang::SourceLocation marker;                // where the macro stands
+  /// For an instantiation of a marked function template: the template's
+  /// own declaration (its generic parameter types).
+  const clang::FunctionDecl *pattern = nullptr;
 };
 
 /// The kernels of the translation unit, in source order (a function marked

@@ -65,11 +65,14 @@ struct Model {
 #endif
 
 #ifdef TEMPLATE
+// A mistake in the list of a template is reported once, not per instantiation.
 template <class T>
-CGP_GRAD(x)
-// TEMPLATE: grad-list.cpp:[[@LINE-1]]:1: error: 'k' is a template; CGP_GRAD marks non-template functions only
+CGP_GRAD(y)
+// TEMPLATE: grad-list.cpp:[[@LINE-1]]:1: error: 'y' named in CGP_GRAD is not a parameter of 'k'
+// TEMPLATE-NOT: error: {{.*}}not a parameter
 T k(T x) { return x * x; }
-double use(double x) { return k(x); }
+template double k<double>(double);
+template float k<float>(float);
 #endif
 
 #ifdef CONFLICT
