@@ -23,7 +23,9 @@
 #include "frontend/Diagnoser.h"
 #include "frontend/KernelFinder.h"
 #include "frontend/Lowering.h"
+#include "transform/EntryWrappers.h"
 #include "transform/Forward.h"
+#include "transform/PrimalCopies.h"
 #include "transform/Reverse.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -129,6 +131,8 @@ public:
       diag.warning(locationOf(ctx.getSourceManager(), w.pos), w.message);
     if (diag.hasErrors())
       return;
+    addPrimalCopies(module, code);
+    addEntryWrappers(module, code);
     InputPlans plans{input_, code.plans};
     if (options_.explain)
       outputs_.explanations.push_back(explainText(plans, options_.plan));

@@ -240,12 +240,45 @@ ExprRef Lowering::lowerPointerCompare(const clang::BinaryOperator *e) {
   return out;
 }
 
+ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
+                                const clang::Expr *arg) {
+  if (!sideEffects_)
+    unsupported(arg, "passing '" + x->name + "' by reference to '" + f->name +
+                         "' inside a condition is not supported; call it in a statement of its "
+                         "own");
+  for (Var *other : sideEffects_->copiedBack)
+    if (other == x)
+      unsupported(arg, "passes '" + x->name + "' to two reference parameters of '" + f->name +
+                           "'; this aliasing is not supported");
+  Var t;
+  t.name = f->name + "_" + param->name;
+  t.elem = param->elem;
+  t.shape = Var::Array;
+  t.dims = {1};
+  t.origin = Var::Local;
+  t.pos = position(arg->getBeginLoc());
+  Var *copy = module_.newVar(t);
+  sideEffects_->before.push_back(decl(copy));
+  sideEffects_->before.push_back(assign(index(copy, {intLit(0)}), varRef(x)));
+  sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
+  sideEffects_->copiedBack.push_back(x);
+  sideEffects_->copiedAt = arg->getBeginLoc();
+  return referenceArg(address(copy, intLit(0)));
+}
+
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) {
   std::vector<ExprRef> args;
-  std::vector<Var *> copied; // scalars passed by reference, through a copy
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (const clang::FunctionDecl *def = callee->getDefinition())
+    callee = def;
   for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-    Var *param = f->params[i];
     const clang::Expr *arg = e->getArg(i);
+    const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
+    if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
+      lowerRecordArgs(arg, f, record->second.vars, args); // one argument per leaf member
+      continue;
+    }
+    Var *param = f->params[args.size()];
     if (!param->isMemory()) {
       args.push_back(convert(lowerExpr(arg), param->elem));
       continue;
@@ -260,30 +293,7 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) 
       continue;
     }
     // A scalar variable: through a one-element array, copied back after.
-    Var *x = element->var;
-    if (!sideEffects_)
-      unsupported(arg, "passing '" + x->name + "' by reference to '" + f->name +
-                           "' inside a condition is not supported; call it in a statement of "
-                           "its own");
-    for (Var *other : copied)
-      if (other == x)
-        unsupported(arg, "passes '" + x->name + "' to two reference parameters of '" + f->name +
-                             "'; this aliasing is not supported");
-    copied.push_back(x);
-    Var t;
-    t.name = f->name + "_" + param->name;
-    t.elem = param->elem;
-    t.shape = Var::Array;
-    t.dims = {1};
-    t.origin = Var::Local;
-    t.pos = position(arg->getBeginLoc());
-    Var *copy = module_.newVar(t);
-    sideEffects_->before.push_back(decl(copy));
-    sideEffects_->before.push_back(assign(index(copy, {intLit(0)}), varRef(x)));
-    sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
-    sideEffects_->copiedBack.push_back(x);
-    sideEffects_->copiedAt = arg->getBeginLoc();
-    args.push_back(referenceArg(address(copy, intLit(0))));
+    args.push_back(referenceCopy(element->var, f, param, arg));
   }
   // A const reference is passed by value: exact unless it refers to a
   // variable or element (not a temporary) that the callee could change
@@ -294,14 +304,16 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) 
     const ExprRef &r = args[i];
     if (r->kind != ExprKind::Index && r->kind != ExprKind::VarRef)
       continue; // an expression: bound to a temporary
-    bool copiedToo = std::find(copied.begin(), copied.end(), r->var) != copied.end();
+    bool copiedToo = sideEffects_ && std::find(sideEffects_->copiedBack.begin(),
+                                               sideEffects_->copiedBack.end(),
+                                               r->var) != sideEffects_->copiedBack.end();
     for (unsigned j = 0; j < args.size(); ++j) {
       const Var *out = f->params[j];
       bool writable = out->isMemory() && !out->isConst && args[j]->kind == ExprKind::Address;
       if (writable && (args[j]->var == r->var || copiedToo))
-        unsupported(e->getArg(i), "passes '" + r->var->name + "' by const reference to '" +
-                                      f->name + "', which may change it through its parameter '" +
-                                      out->name + "'; pass a copy");
+        unsupported(e->getBeginLoc(), "passes '" + r->var->name + "' by const reference to '" +
+                                          f->name + "', which may change it through its "
+                                          "parameter '" + out->name + "'; pass a copy");
     }
   }
   return args;

@@ -193,8 +193,13 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   case clang::Stmt::CXXMemberCallExprClass:
   case clang::Stmt::CXXOperatorCallExprClass:
     unsupported(e, "calls of member functions and overloaded operators are not supported");
-  case clang::Stmt::MemberExprClass:
-    unsupported(e, "members of classes and structs are not supported");
+  case clang::Stmt::MemberExprClass: {
+    Var *v = memberVar(e);
+    if (v->isMemory() && !v->isReference)
+      unsupported(e, "'" + v->name + "' is an array member; it can only be indexed or passed "
+                                     "to a function");
+    return leafRef(v);
+  }
   default:
     break;
   }
@@ -263,6 +268,10 @@ ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
 
 Var *Lowering::memoryVar(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
+  if (llvm::isa<clang::MemberExpr>(e)) {
+    Var *v = memberVar(e);
+    return v->isMemory() && !v->isReference ? v : nullptr;
+  }
   if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
     if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl())) {
       Var *v = varFor(vd, e->getBeginLoc());
@@ -315,6 +324,11 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
   } else if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
              uo && uo->getOpcode() == clang::UO_Deref) {
     lv = lowerUnary(uo);
+  } else if (llvm::isa<clang::MemberExpr>(inner)) {
+    Var *v = memberVar(inner);
+    if (v->isMemory() && !v->isReference)
+      unsupported(e, "an array member cannot be assigned as a whole");
+    lv = leafRef(v);
   } else {
     unsupported(e, "this assignment target is not supported");
   }

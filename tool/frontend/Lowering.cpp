@@ -57,6 +57,7 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
     return nullptr; // marked twice (CGP_GRAD and CGP_JVP): reported once
   auto before = lowered_;
   auto customBefore = custom_;
+  kernelDecl_ = request.definition->getCanonicalDecl();
   try {
     kernel = lowerFunction(request.definition);
   } catch (const Unsupported &u) {
@@ -70,10 +71,24 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
     return nullptr;
   }
   kernel->isKernel = true;
+  if (request.pattern) {
+    // One description per template, shared by its instantiations.
+    auto &known = templateKernels_[request.pattern];
+    if (!known)
+      known = describeTemplateKernel(request.pattern, ctx_);
+    kernel->templateKernel = known;
+  }
   std::vector<Var *> &listed = request.mode == Mode::Reverse ? kernel->wrt : kernel->tangents;
   listed.clear();
-  for (const clang::ParmVarDecl *p : request.wrt)
+  for (const clang::ParmVarDecl *p : request.wrt) {
+    if (auto record = records_.find(p); record != records_.end()) {
+      for (Var *leaf : record->second.vars) // a struct: its floating members
+        if (leaf->isFloating())
+          listed.push_back(leaf);
+      continue;
+    }
     listed.push_back(vars_.at(p));
+  }
   return kernel;
 }
 
@@ -94,13 +109,23 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
 
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
+    if (p->getType().getNonReferenceType()->isRecordType()) {
+      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
+                                          "': struct parameters of kernel templates are not "
+                                          "supported yet");
+      lowerRecordParam(p, f);
+      if (fd->getCanonicalDecl() == kernelDecl_)
+        describeSplitParam(p, static_cast<int>(i), f);
+      continue;
+    }
     Var v;
     std::string problem = describeVarType(p->getType(), ctx_, v);
     if (!problem.empty())
       unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + problem);
     v.name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
     v.origin = Var::Param;
-    v.paramIndex = static_cast<int>(i);
+    v.paramIndex = static_cast<int>(f->params.size());
     v.pos = position(p->getLocation());
     Var *var = module_.newVar(v);
     vars_[p] = var;
@@ -306,6 +331,8 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
                                        "' are not supported");
   if (vd->getType()->isReferenceType())
     return lowerReferenceDecl(vd);
+  if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda())
+    return lowerRecordDecl(vd);
   if (vd->getType()->isPointerType())
     return lowerPointerDecl(vd);
   Var v;
@@ -412,6 +439,9 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   StmtRef out;
   if (StmtRef move = lowerPointerMove(e)) {
     out = move;
+  } else if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+             op && op->getOperator() == clang::OO_Equal && op->getType()->isRecordType()) {
+    return lowerRecordAssign(op);
   } else if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
     ExprRef lhs = lowerLValue(cao->getLHS());
     ExprRef rhs = lowerExpr(cao->getRHS());

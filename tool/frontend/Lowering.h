@@ -11,6 +11,7 @@
 
 #include "frontend/Diagnoser.h"
 #include "frontend/KernelFinder.h"
+#include "frontend/TypeMapping.h"
 #include "ir/IR.h"
 
 #include "clang/AST/ASTContext.h"
@@ -122,9 +123,50 @@ private:
   /// element's address for a non-const reference (a scalar variable goes
   /// through a one-element copy), a value otherwise.
   std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f);
+  /// The argument of reference parameter `param` of `f` for the scalar
+  /// variable `x`: a one-element copy (`f_param`), copied back after the
+  /// statement.
+  ExprRef referenceCopy(Var *x, const Function *f, const Var *param, const clang::Expr *arg);
   /// Binds the non-constant indices of `element` to fresh integer locals
   /// (declared in `out`), so the element stays the same when they change.
   ExprRef bindIndices(ExprRef element, const std::string &name, std::vector<StmtRef> &out);
+
+  // Struct locals (LowerRecords.cpp): one variable per leaf member.
+  struct RecordLocal {
+    std::vector<RecordLeaf> leaves;
+    std::vector<Var *> vars; // one per leaf
+  };
+  /// The leaves below a struct local or one of its nested struct members:
+  /// their variables and the fields from there to each.
+  struct RecordView {
+    std::vector<Var *> vars;
+    std::vector<std::vector<const clang::FieldDecl *>> fields;
+    std::vector<std::vector<int64_t>> dims; // of each leaf (empty: a scalar)
+  };
+  const RecordLocal *recordLocal(const clang::Expr *e);
+  RecordView recordView(const clang::Expr *e);
+  /// The variable of the leaf member `e` (s.a.b) names.
+  Var *memberVar(const clang::Expr *e);
+  StmtRef lowerRecordDecl(const clang::VarDecl *vd);
+  /// Sets `to` from a braced list, an implicit constructor or another struct
+  /// (`declared`: at its declaration, where default member values apply).
+  void initRecord(const RecordView &to, const clang::Expr *init, bool declared,
+                  std::vector<StmtRef> &out);
+  void copyRecord(const RecordView &to, const RecordView &from, std::vector<StmtRef> &out);
+  StmtRef lowerRecordAssign(const clang::CXXOperatorCallExpr *e);
+  /// A struct parameter of a helper: one parameter per leaf member (a scalar
+  /// by value for `S` and `const S&`, a reference for `S&`, a pointer for a
+  /// member array), appended to `f`'s parameters.
+  void lowerRecordParam(const clang::ParmVarDecl *p, Function *f);
+  /// For a kernel: how the struct parameter `p` (the index-th) was split.
+  void describeSplitParam(const clang::ParmVarDecl *p, int index, Function *f);
+  /// The value or place of a leaf variable (`s_x`, or the referent of a
+  /// reference leaf).
+  static ExprRef leafRef(Var *v);
+  /// The arguments a struct argument gives the leaf parameters `params`.
+  void lowerRecordArgs(const clang::Expr *arg, const Function *f, const std::vector<Var *> &params,
+                       std::vector<ExprRef> &args);
+  static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
 
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
@@ -153,9 +195,12 @@ private:
   std::vector<const clang::FunctionDecl *> callStack_; // to refuse recursion
   std::map<const clang::VarDecl *, Var *> vars_;
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
+  std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed
+  const clang::FunctionDecl *kernelDecl_ = nullptr; // the kernel being lowered
+  std::map<const clang::FunctionDecl *, std::shared_ptr<const TemplateKernel>> templateKernels_;
 };
 
 // Defined here: LowerAliases.cpp uses it too.

@@ -97,6 +97,8 @@ std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var
   if (t->isArrayType())
     return "arrays whose size is not a constant are not supported";
   auto elem = scalarTypeOf(t, ctx);
+  if (t->isRecordType() && !t->getAsCXXRecordDecl()->isLambda())
+    return "structs and classes ('" + spelled + "') are supported only as local variables";
   if (!elem || elem->isVoid())
     return "variables of type '" + spelled + "' are not supported";
   out.shape = Var::Scalar;
@@ -124,6 +126,91 @@ std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTCon
   llvm::raw_string_ostream os(text);
   clang::printTemplateArgumentList(os, args->asArray(), policy);
   return os.str();
+}
+
+std::shared_ptr<const TemplateKernel> describeTemplateKernel(const clang::FunctionDecl *pattern,
+                                                             const clang::ASTContext &ctx) {
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  auto t = std::make_shared<TemplateKernel>();
+  const clang::FunctionTemplateDecl *ftd = pattern->getDescribedFunctionTemplate();
+  {
+    llvm::raw_string_ostream os(t->head);
+    ftd->getTemplateParameters()->print(os, ctx, policy);
+  }
+  while (!t->head.empty() && t->head.back() == ' ')
+    t->head.pop_back();
+  t->returnType = pattern->getReturnType().getAsString(policy);
+  for (const clang::ParmVarDecl *p : pattern->parameters()) {
+    clang::QualType type = p->getType();
+    t->paramTypes.push_back(type.getAsString(policy));
+    // d_p: a pointer to the value's own type; t_p: what a by-value scalar,
+    // a pointer or a reference gets in forward mode (interface section 3).
+    clang::QualType value = type;
+    if (type->isReferenceType())
+      value = type.getNonReferenceType();
+    else if (type->isPointerType())
+      value = type->getPointeeType();
+    std::string bare = value.getUnqualifiedType().getAsString(policy);
+    t->adjointTypes.push_back(bare + " *");
+    if (type->isPointerType())
+      t->tangentTypes.push_back(type.getAsString(policy));
+    else if (type->isReferenceType() && !value.isConstQualified())
+      t->tangentTypes.push_back(bare + " *");
+    else
+      t->tangentTypes.push_back(bare);
+  }
+  return t;
+}
+
+std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
+                          std::vector<RecordLeaf> &out) {
+  const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition())
+    return "variables of type '" + t.getAsString() + "' are not supported";
+  if (rd->isLambda())
+    return "lambdas are not supported";
+  if (rd->isUnion())
+    return "unions are not supported";
+  if (rd->isPolymorphic() || rd->getNumBases() > 0)
+    return "structs with base classes or virtual functions are not supported";
+  if (!rd->isTriviallyCopyable())
+    return "structs that are not trivially copyable (such as '" + t.getAsString() +
+           "', holding containers) are not supported yet";
+  std::vector<const clang::FieldDecl *> prefix;
+  auto visit = [&](const clang::CXXRecordDecl *record, const std::string &path,
+                   auto &self) -> std::string {
+    for (const clang::FieldDecl *field : record->fields()) {
+      std::string name = path.empty() ? field->getNameAsString()
+                                      : path + "_" + field->getNameAsString();
+      prefix.push_back(field);
+      clang::QualType ft = field->getType();
+      if (const clang::CXXRecordDecl *inner = ft->getAsCXXRecordDecl()) {
+        if (inner->isUnion() || inner->isPolymorphic() || inner->getNumBases() > 0)
+          return "member '" + field->getNameAsString() + "' has a type that is not supported";
+        std::string problem = self(inner, name, self);
+        if (!problem.empty())
+          return problem;
+      } else {
+        Var shape;
+        std::string problem = describeVarType(ft, ctx, shape);
+        if (!problem.empty() || shape.isPointer() || shape.isReference)
+          return "member '" + field->getNameAsString() + "' of type '" + ft.getAsString() +
+                 "' is not supported";
+        if (field->isBitField())
+          return "bit-field members are not supported";
+        RecordLeaf leaf;
+        leaf.fields = prefix;
+        leaf.path = name;
+        leaf.elem = shape.elem;
+        leaf.dims = shape.dims;
+        out.push_back(leaf);
+      }
+      prefix.pop_back();
+    }
+    return "";
+  };
+  return visit(rd, "", visit);
 }
 
 } // namespace cgp

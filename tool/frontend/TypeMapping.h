@@ -27,6 +27,20 @@ std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContex
 /// of `out`. Returns an empty string on success, else what is unsupported.
 std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var &out);
 
+/// A leaf member of a struct (a scalar or an array of scalars), reached from
+/// the struct through `fields` (nested structs first).
+struct RecordLeaf {
+  std::vector<const clang::FieldDecl *> fields;
+  std::string path;            // "pos_x": the field names joined by '_'
+  ScalarType elem;
+  std::vector<int64_t> dims;   // empty for a scalar
+};
+
+/// The leaves of struct type `t`, in declaration order. Returns an empty
+/// string on success, else why the struct cannot be split into leaves.
+std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
+                          std::vector<RecordLeaf> &out);
+
 /// The name that reaches `d` from anywhere in the translation unit:
 /// "::ns::name", leaving out anonymous namespaces.
 std::string globalName(const clang::NamedDecl *d);
@@ -34,6 +48,11 @@ std::string globalName(const clang::NamedDecl *d);
 /// The template arguments of an instantiated function template as a call
 /// spells them ("<double, 4>"); empty for other functions.
 std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTContext &ctx);
+
+/// The generic declaration of a marked function template (`pattern`), from
+/// which its entry points' primary templates are declared.
+std::shared_ptr<const TemplateKernel> describeTemplateKernel(const clang::FunctionDecl *pattern,
+                                                             const clang::ASTContext &ctx);
 
 } // namespace cgp
 

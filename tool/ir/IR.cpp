@@ -350,7 +350,16 @@ std::string Function::scopedName() const {
   return q + "::" + name;
 }
 
-std::string Function::qualifiedName() const { return scopedName() + templateArgs; }
+std::string Function::qualifiedName() const {
+  if (!primalName.empty()) {
+    std::string q;
+    for (const std::string &ns : namespaces)
+      if (!ns.empty())
+        q += "::" + ns;
+    return q + "::" + primalName;
+  }
+  return scopedName() + templateArgs;
+}
 
 Var *Module::newVar(Var v) {
   v.id = nextVarId_++;

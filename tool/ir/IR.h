@@ -307,6 +307,36 @@ bool isEmpty(const StmtRef &s);
 // Functions and the module
 //===----------------------------------------------------------------------===//
 
+/// A kernel that is an instantiation of a function template, as the
+/// template itself declares it: its entry points (f_grad, f_jvp) are
+/// declared as function templates with the same template parameters, and
+/// defined as explicit specialisations for each instantiation.
+struct TemplateKernel {
+  std::string head;                      // "template <typename T, int N>"
+  std::string returnType;                // "T"
+  std::vector<std::string> paramTypes;   // per parameter: "const T *"
+  std::vector<std::string> adjointTypes; // per parameter: the type of its d_ ("T *")
+  std::vector<std::string> tangentTypes; // per parameter: the type of its t_ ("const T *")
+};
+
+/// A kernel's struct parameter, split into one parameter per leaf member:
+/// what its entry points' wrapper (transform/EntryWrappers.h) needs to take
+/// the struct itself and pass its members on.
+struct SplitParam {
+  int index = 0;            // among the kernel's C++ parameters
+  std::string name;         // "cam"
+  std::string type;         // the struct's name, "::Camera"
+  bool isConst = false;     // `const S&` (or `const S`)
+  bool inOut = false;       // `S&`
+  bool byReference = false; // `S&` or `const S&`
+  struct Leaf {
+    Var *var = nullptr;     // the split parameter
+    std::string access;     // ".c.x", ".k"
+    bool isArray = false;
+  };
+  std::vector<Leaf> leaves;
+};
+
 /// A function: a kernel, a helper, or a function made by a transform.
 struct Function {
   std::string name;
@@ -345,6 +375,15 @@ struct Function {
   /// For an instantiation of a function template: its template arguments as
   /// a call spells them ("<double, 4>"); empty otherwise.
   std::string templateArgs;
+  /// Kernels instantiated from a template, and their entry points.
+  std::shared_ptr<const TemplateKernel> templateKernel;
+  /// Set when the frontend split a struct parameter into its members: the
+  /// user's function has another signature, so generated code calls a copy
+  /// of this one, named primalName (transform/PrimalCopies.h).
+  bool splitParams = false;
+  std::string primalName;
+  /// Kernels: their struct parameters (split), in parameter order.
+  std::vector<SplitParam> splitKernelParams;
 
   /// The name to call this function by from anywhere in the translation
   /// unit ("::ns::f", skipping anonymous namespaces, then templateArgs).

@@ -522,6 +522,8 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   g->pos = f.pos;
   g->params = f.params;
   if (entry) {
+    g->templateArgs = f.templateArgs;
+    g->templateKernel = f.templateKernel;
     g->returnType = f.returnType;
     g->isStatic = f.isStatic;
     g->restrictPointers = true;

@@ -202,6 +202,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
 
   Function *g = module_.newFunction();
   g->name = k.name + "_grad";
+  g->templateArgs = k.templateArgs;
+  g->templateKernel = k.templateKernel;
   g->namespaces = k.namespaces;
   g->returnType = k.returnType;
   g->isStatic = k.isStatic;

@@ -214,9 +214,9 @@ CGP_GRAD(x) double k(double x) {
 #endif
 
 #ifdef CLASS_PARAM
-struct Pair { double a, b; };
+struct Pair { double a; const double *rest; };
 CGP_GRAD(x) double k(double x, Pair p) { return x * p.a; }
-// CLASS_PARAM: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'p': variables of type 'Pair' are not supported
+// CLASS_PARAM: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'p': member 'rest' of type 'const double *' is not supported
 #endif
 
 #ifdef NEW_EXPR

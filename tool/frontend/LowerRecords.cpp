@@ -1,0 +1,377 @@
+//===- LowerRecords.cpp - struct locals, by scalar replacement ------------===//
+//
+// A local of a struct type becomes one IR variable per leaf member (scalar
+// replacement of aggregates): `Vec3 d;` with members x, y, z is three
+// doubles `d_x`, `d_y`, `d_z`; a member array stays an array (`cam_k[2]`) and
+// a nested struct is flattened into its leaves (`p_pos_x`). Member access is
+// then a plain variable or element, so activity, the tape and the planner
+// treat each member on its own, as if the user had written the scalars.
+// Initialisation follows C++: braced lists member by member (missing ones
+// from their default member initialiser, else zero), default member
+// initialisers alone, or a copy of another struct local; assignment of a
+// whole struct copies member by member.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "frontend/TypeMapping.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+
+namespace cgp {
+namespace {
+
+using FieldPath = std::vector<const clang::FieldDecl *>;
+
+/// The initialiser of the member at `path` inside the braced list `init`,
+/// a member the list leaves out taking its default member initialiser.
+/// Null when it is value-initialised (zero).
+const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator from,
+                              FieldPath::const_iterator to);
+
+/// The default value of the member at `path` in a struct initialised by
+/// default: the outermost default member initialiser on the way, walked down
+/// to it. `found` says whether there is one (else the member is left as it
+/// is); the result is null for zero.
+const clang::Expr *memberDefault(const FieldPath &path, bool &found) {
+  for (auto it = path.begin(); it != path.end(); ++it)
+    if (const clang::Expr *dflt = (*it)->getInClassInitializer()) {
+      found = true;
+      return memberInit(dflt->IgnoreImplicit(), it + 1, path.end());
+    }
+  found = false;
+  return nullptr;
+}
+
+const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator from,
+                              FieldPath::const_iterator to) {
+  const clang::Expr *at = init;
+  for (auto it = from; it != to; ++it) {
+    if (const auto *dflt = llvm::dyn_cast<clang::CXXDefaultInitExpr>(at))
+      at = dflt->getExpr()->IgnoreImplicit();
+    const auto *l = llvm::dyn_cast<clang::InitListExpr>(at);
+    unsigned k = (*it)->getFieldIndex();
+    if (!l || k >= l->getNumInits()) {
+      bool found = false;
+      const clang::Expr *d = memberDefault(FieldPath(it, to), found);
+      return found ? d : nullptr;
+    }
+    at = l->getInit(k)->IgnoreImplicit();
+  }
+  if (const auto *dflt = llvm::dyn_cast<clang::CXXDefaultInitExpr>(at))
+    at = dflt->getExpr()->IgnoreImplicit();
+  if (llvm::isa<clang::ImplicitValueInitExpr>(at))
+    return nullptr;
+  return at;
+}
+
+} // namespace
+
+const Lowering::RecordLocal *Lowering::recordLocal(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl())) {
+      auto it = records_.find(vd);
+      if (it != records_.end())
+        return &it->second;
+    }
+  return nullptr;
+}
+
+Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
+  // Walk s.a.b down to s, collecting the fields on the way.
+  std::vector<const clang::FieldDecl *> path;
+  const clang::Expr *at = e->IgnoreParenImpCasts();
+  while (const auto *me = llvm::dyn_cast<clang::MemberExpr>(at)) {
+    const auto *field = llvm::dyn_cast<clang::FieldDecl>(me->getMemberDecl());
+    if (!field)
+      unsupported(me, "calls of member functions are not supported");
+    if (me->isArrow())
+      unsupported(me, "members reached through a pointer ('->') are not supported");
+    path.insert(path.begin(), field);
+    at = me->getBase()->IgnoreParenImpCasts();
+  }
+  const RecordLocal *record = recordLocal(at);
+  if (!record)
+    unsupported(e, "members of structs are supported only for local struct variables");
+  RecordView view;
+  for (size_t i = 0; i < record->leaves.size(); ++i) {
+    const RecordLeaf &leaf = record->leaves[i];
+    if (leaf.fields.size() < path.size() ||
+        !std::equal(path.begin(), path.end(), leaf.fields.begin()))
+      continue;
+    view.vars.push_back(record->vars[i]);
+    view.fields.emplace_back(leaf.fields.begin() + path.size(), leaf.fields.end());
+    view.dims.push_back(leaf.dims);
+  }
+  return view;
+}
+
+Var *Lowering::memberVar(const clang::Expr *e) {
+  RecordView view = recordView(e);
+  if (view.vars.size() != 1 || !view.fields[0].empty())
+    unsupported(e, "a nested struct can only be copied or assigned as a whole");
+  return view.vars[0];
+}
+
+StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
+  std::string name = vd->getNameAsString();
+  RecordLocal record;
+  std::string problem = flattenRecord(vd->getType(), ctx_, record.leaves);
+  if (!problem.empty())
+    unsupported(vd->getLocation(), "local '" + name + "': " + problem);
+  RecordView view;
+  for (const RecordLeaf &leaf : record.leaves) {
+    Var v;
+    v.name = name + "_" + leaf.path;
+    v.elem = leaf.elem;
+    v.dims = leaf.dims;
+    v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
+    v.origin = Var::Local;
+    v.pos = position(vd->getLocation());
+    record.vars.push_back(module_.newVar(v));
+    view.vars.push_back(record.vars.back());
+    view.fields.push_back(leaf.fields);
+    view.dims.push_back(leaf.dims);
+  }
+  records_[vd] = record;
+
+  std::vector<StmtRef> out;
+  for (Var *v : view.vars)
+    out.push_back(decl(v));
+  const clang::Expr *init = vd->getInit();
+  StmtRef body = withSideEffects([&] {
+    std::vector<StmtRef> stmts;
+    initRecord(view, init, /*declared=*/true, stmts);
+    return block(stmts);
+  });
+  appendFlat(out, body);
+  StmtRef b = block(out);
+  b->pos = position(vd->getLocation());
+  return b;
+}
+
+void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool declared,
+                          std::vector<StmtRef> &out) {
+  if (init) {
+    init = init->IgnoreImplicit();
+    if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
+      init = cleanups->getSubExpr()->IgnoreImplicit();
+  }
+  // What each leaf starts with: null (and not zero) for "left as it is".
+  std::vector<const clang::Expr *> values(to.vars.size(), nullptr);
+  std::vector<bool> zero(to.vars.size(), false);
+  const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
+  if (construct && construct->getConstructor()->isCopyOrMoveConstructor() &&
+      construct->getNumArgs() == 1) {
+    copyRecord(to, recordView(construct->getArg(0)), out);
+    return;
+  }
+  if (construct && !(construct->getConstructor()->isDefaultConstructor() &&
+                     !construct->getConstructor()->isUserProvided()))
+    unsupported(init, "constructors other than the implicit ones are not supported yet");
+  if (!init || construct) {
+    // Default initialisation: default member initialisers, the rest left
+    // as it is (or zero, for `S s{}` and `S()`).
+    bool zeroAll = construct && construct->requiresZeroInitialization();
+    for (size_t i = 0; i < to.vars.size(); ++i) {
+      bool found = false;
+      values[i] = memberDefault(to.fields[i], found);
+      zero[i] = !values[i] && (found || zeroAll);
+    }
+    if (!declared && !init)
+      return;
+  } else if (const auto *list = llvm::dyn_cast<clang::InitListExpr>(init)) {
+    if (list->getNumInits() == 1 && list->getInit(0)->getType()->isRecordType() &&
+        !llvm::isa<clang::InitListExpr>(list->getInit(0)->IgnoreImplicit())) {
+      copyRecord(to, recordView(list->getInit(0)), out); // S s{other};
+      return;
+    }
+    // Walk the list along the fields, nested lists for nested structs.
+    for (size_t i = 0; i < to.vars.size(); ++i) {
+      values[i] = memberInit(list, to.fields[i].begin(), to.fields[i].end());
+      zero[i] = !values[i];
+    }
+  } else if (init->getType()->isRecordType()) {
+    copyRecord(to, recordView(init), out); // s = t; or S s = t; as an lvalue
+    return;
+  } else {
+    unsupported(init, "this initialisation of a struct is not supported; use braces or copy "
+                      "another struct variable");
+  }
+  for (size_t i = 0; i < to.vars.size(); ++i) {
+    Var *v = to.vars[i];
+    ExprRef zeroValue = v->isFloating() ? floatLit(0.0, v->elem) : intLit(0, v->elem);
+    if (v->isPointer() && !v->isReference && (values[i] || zero[i]))
+      unsupported(init, "setting the member array '" + v->name + "' of a struct parameter from "
+                        "a braced list is not supported; assign its elements");
+    if (v->isArray()) {
+      if (values[i])
+        appendFlat(out, lowerArrayInit(v, values[i]));
+      else if (zero[i])
+        for (int64_t k = 0; k < v->elementCount(); ++k)
+          out.push_back(assign(index(v, elementAt(v, k)), zeroValue));
+      continue;
+    }
+    if (values[i])
+      out.push_back(assign(leafRef(v), convert(lowerExpr(values[i]), v->elem)));
+    else if (zero[i])
+      out.push_back(assign(leafRef(v), zeroValue));
+  }
+}
+
+ExprRef Lowering::leafRef(Var *v) {
+  if (v->isPointer() && v->isReference)
+    return index(v, {intLit(0)});
+  return varRef(v);
+}
+
+std::vector<ExprRef> Lowering::elementAt(const Var *v, int64_t k) {
+  if (v->dims.size() == 2)
+    return {intLit(k / v->dims[1]), intLit(k % v->dims[1])};
+  return {intLit(k)};
+}
+
+void Lowering::copyRecord(const RecordView &to, const RecordView &from,
+                          std::vector<StmtRef> &out) {
+  if (to.vars.size() != from.vars.size())
+    throw Unsupported{clang::SourceLocation(), "internal error: structs of different shapes"};
+  for (size_t i = 0; i < to.vars.size(); ++i) {
+    Var *dst = to.vars[i], *src = from.vars[i];
+    if (to.dims[i].empty()) {
+      out.push_back(assign(leafRef(dst), leafRef(src)));
+      continue;
+    }
+    // A member array: a local's is an array, a parameter's a pointer.
+    int64_t count = 1;
+    for (int64_t d : to.dims[i])
+      count *= d;
+    auto at = [&](const Var *v, int64_t k) {
+      return v->isArray() ? elementAt(v, k) : std::vector<ExprRef>{intLit(k)};
+    };
+    for (int64_t k = 0; k < count; ++k)
+      out.push_back(assign(index(dst, at(dst, k)), index(src, at(src, k))));
+  }
+}
+
+void Lowering::lowerRecordParam(const clang::ParmVarDecl *p, Function *f) {
+  std::string name = p->getNameAsString();
+  clang::QualType t = p->getType();
+  if (t->isRValueReferenceType())
+    unsupported(p->getLocation(), "parameter '" + name + "': rvalue references are not supported");
+  bool inOut = t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
+  bool readOnly = t.getNonReferenceType().isConstQualified();
+  RecordLocal record;
+  std::string problem = flattenRecord(t.getNonReferenceType(), ctx_, record.leaves);
+  if (!problem.empty())
+    unsupported(p->getLocation(), "parameter '" + name + "': " + problem);
+  for (const RecordLeaf &leaf : record.leaves) {
+    if (leaf.dims.size() > 1)
+      unsupported(p->getLocation(), "parameter '" + name + "': member '" + leaf.path +
+                                        "' is a two-dimensional array; struct parameters may "
+                                        "hold one-dimensional arrays only");
+    Var v;
+    v.name = name + "_" + leaf.path;
+    v.elem = leaf.elem;
+    v.origin = Var::Param;
+    v.pos = position(p->getLocation());
+    if (!leaf.dims.empty()) {
+      // The caller's member array, through a pointer; a copy's (`S s`) is
+      // read-only here, so that the callee cannot change the caller's.
+      v.shape = Var::Pointer;
+      v.isConst = !inOut;
+    } else if (inOut) {
+      v.shape = Var::Pointer;
+      v.isReference = true;
+    } else {
+      v.shape = Var::Scalar;
+      v.isConst = readOnly;
+      v.isReference = readOnly && t->isReferenceType();
+    }
+    v.paramIndex = static_cast<int>(f->params.size());
+    Var *var = module_.newVar(v);
+    record.vars.push_back(var);
+    f->params.push_back(var);
+  }
+  records_[p] = record;
+  f->splitParams = true;
+}
+
+void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Function *f) {
+  clang::QualType t = p->getType();
+  clang::QualType record = t.getNonReferenceType();
+  SplitParam split;
+  split.index = index;
+  split.name = p->getNameAsString();
+  split.type = globalName(record->getAsCXXRecordDecl());
+  split.isConst = record.isConstQualified();
+  split.byReference = t->isReferenceType();
+  split.inOut = split.byReference && !split.isConst;
+  const RecordLocal &r = records_.at(p);
+  for (size_t i = 0; i < r.leaves.size(); ++i) {
+    SplitParam::Leaf leaf;
+    leaf.var = r.vars[i];
+    for (const clang::FieldDecl *field : r.leaves[i].fields)
+      leaf.access += "." + field->getNameAsString();
+    leaf.isArray = !r.leaves[i].dims.empty();
+    split.leaves.push_back(leaf);
+  }
+  f->splitKernelParams.push_back(split);
+}
+
+void Lowering::lowerRecordArgs(const clang::Expr *arg, const Function *f,
+                               const std::vector<Var *> &params, std::vector<ExprRef> &args) {
+  const clang::Expr *source = arg->IgnoreImplicit();
+  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(source);
+      construct && construct->getNumArgs() == 1)
+    source = construct->getArg(0)->IgnoreImplicit(); // the copy made for `S s`
+  if (llvm::isa<clang::InitListExpr>(source) || llvm::isa<clang::CXXConstructExpr>(source) ||
+      llvm::isa<clang::MaterializeTemporaryExpr>(source))
+    unsupported(arg, "a struct argument must be a struct variable or member; declare the "
+                     "temporary as a local first");
+  RecordView view = recordView(source);
+  for (size_t j = 0; j < params.size(); ++j) {
+    Var *param = params[j], *from = view.vars[j];
+    if (!view.dims[j].empty()) {
+      args.push_back(address(from, intLit(0)));
+    } else if (param->isPointer()) { // a member of an `S&`
+      ExprRef element = leafRef(from);
+      if (element->kind == ExprKind::Index) {
+        auto a = std::make_shared<ExprNode>(*elementAddress(element));
+        a->byReference = true;
+        args.push_back(a);
+      } else {
+        args.push_back(referenceCopy(from, f, param, arg));
+      }
+    } else {
+      args.push_back(convert(leafRef(from), param->elem));
+    }
+  }
+}
+
+StmtRef Lowering::lowerRecordAssign(const clang::CXXOperatorCallExpr *e) {
+  std::vector<StmtRef> out;
+  RecordView to = recordView(e->getArg(0));
+  const clang::Expr *from = e->getArg(1)->IgnoreImplicit();
+  if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(from))
+    from = temp->getSubExpr()->IgnoreImplicit();
+  if (from->getType()->isRecordType() && !llvm::isa<clang::InitListExpr>(from) &&
+      !llvm::isa<clang::CXXConstructExpr>(from)) {
+    copyRecord(to, recordView(from), out);
+  } else {
+    StmtRef body = withSideEffects([&] {
+      std::vector<StmtRef> stmts;
+      initRecord(to, from, /*declared=*/false, stmts);
+      return block(stmts);
+    });
+    appendFlat(out, body);
+  }
+  StmtRef b = block(out);
+  b->pos = position(e->getBeginLoc());
+  return b;
+}
+
+} // namespace cgp

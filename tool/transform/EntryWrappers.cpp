@@ -1,0 +1,108 @@
+//===- EntryWrappers.cpp - entry points of kernels with struct parameters ===//
+//
+// See EntryWrappers.h. The wrapper's parameters are printed by the usual
+// declarator from variables whose type is the struct's name; its body is
+// the one forwarding call.
+//
+//===----------------------------------------------------------------------===//
+#include "transform/EntryWrappers.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cgp {
+namespace {
+
+/// A parameter of the struct's type, for the wrapper's signature.
+Var *structParam(Module &m, const SplitParam &sp, const std::string &name, bool pointer,
+                 bool isConst, bool reference) {
+  Var v;
+  v.name = name;
+  v.elem = ScalarType{ScalarType::Integer, sp.type};
+  v.shape = pointer ? Var::Pointer : Var::Scalar;
+  v.isConst = isConst;
+  v.isReference = reference;
+  v.origin = Var::Param;
+  return m.newVar(v);
+}
+
+Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
+  using Leaf = SplitParam::Leaf;
+  std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leafOf;
+  for (const SplitParam &sp : k.splitKernelParams)
+    for (const Leaf &leaf : sp.leaves)
+      leafOf[leaf.var] = {&sp, &leaf};
+  Function *w = m.newFunction();
+  w->name = g->name;
+  w->namespaces = g->namespaces;
+  w->returnType = g->returnType;
+  w->isStatic = g->isStatic;
+  w->pos = g->pos;
+  g->name += "_split";
+  g->isStatic = true;
+
+  std::vector<std::string> args;
+  std::set<const SplitParam *> declared;
+  size_t n = k.params.size();
+  for (size_t i = 0; i < n; ++i) {
+    Var *p = k.params[i];
+    auto it = leafOf.find(p);
+    if (it == leafOf.end()) {
+      w->params.push_back(p);
+      args.push_back(p->name);
+      continue;
+    }
+    const SplitParam &sp = *it->second.first;
+    if (declared.insert(&sp).second)
+      w->params.push_back(structParam(m, sp, sp.name, sp.inOut, sp.isConst && !sp.inOut,
+                                      sp.byReference));
+    args.push_back(sp.name + it->second.second->access);
+  }
+  // The adjoints (f_grad: a pointer to a struct of them) or tangents
+  // (f_jvp: a struct by value, a pointer for an in/out one).
+  const std::vector<Var *> &listed = gradient ? k.wrt : k.tangents;
+  std::set<const SplitParam *> declaredOut;
+  for (size_t j = 0; j < listed.size() && n + j < g->params.size(); ++j) {
+    Var *d = g->params[n + j];
+    auto it = leafOf.find(listed[j]);
+    if (it == leafOf.end()) {
+      w->params.push_back(d);
+      args.push_back(d->name);
+      continue;
+    }
+    const SplitParam &sp = *it->second.first;
+    const Leaf &leaf = *it->second.second;
+    std::string name = (gradient ? "d_" : "t_") + sp.name;
+    bool pointer = gradient || sp.inOut;
+    if (declaredOut.insert(&sp).second)
+      w->params.push_back(structParam(m, sp, name, pointer, false, false));
+    std::string member = leaf.access.substr(1);
+    if (!pointer)
+      args.push_back(name + leaf.access);
+    else
+      args.push_back((leaf.isArray ? "" : "&") + name + "->" + member);
+  }
+  std::string call = g->qualifiedName() + "(";
+  for (size_t i = 0; i < args.size(); ++i)
+    call += (i ? ", " : "") + args[i];
+  call += ");";
+  w->body = block({raw(g->returnType.isVoid() ? call : "return " + call)});
+  return w;
+}
+
+} // namespace
+
+void addEntryWrappers(Module &module, GeneratedCode &code) {
+  for (auto *list : {&code.gradients, &code.tangents})
+    for (auto &[g, kernel] : *list) {
+      if (kernel->splitKernelParams.empty())
+        continue;
+      Function *w = wrap(module, g, *kernel, list == &code.gradients);
+      auto at = std::find(code.functions.begin(), code.functions.end(), g);
+      code.functions.insert(at == code.functions.end() ? at : at + 1, w);
+      g = w;
+    }
+}
+
+} // namespace cgp
