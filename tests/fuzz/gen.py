@@ -1434,12 +1434,12 @@ class Gen:
                 args[k] = l[0]
         theta = self.squash_to(self.fexpr(sc, 1), VMAG)
         busy = {u[1] for u in used} | {u[2] for u in used}
-        free = sc
-        if "cref_arg_expr" in AVOID:  # a const T& argument that reads what the call writes is refused
-            free = Scope(sc)
-            free.level, free.loop = sc.level, sc.loop
-            free.fs = [v for v in sc.fs if v[0] not in busy]
-            free.arrs = [a for a in sc.arrs if a.name not in busy]
+        # A const T& argument is built from variables the call does not take by
+        # reference: one that is such a variable itself aliases it (refused).
+        free = Scope(sc)
+        free.level, free.loop = sc.level, sc.loop
+        free.fs = [v for v in sc.fs if v[0] not in busy]
+        free.arrs = [a for a in sc.arrs if a.name not in busy]
         for k, (kind, pname) in enumerate(h.params):
             if kind == "cref":
                 cands = [l for l in lv + [(Ref(a.name, [self.index_into(sc, a.dims[0])]), None, a.name, None)
