@@ -1,4 +1,4 @@
-//===- LowerRecords.cpp - struct locals, by scalar replacement ------------===//
+//===- LowerRecords.cpp - structs, by scalar replacement of aggregates ----===//
 //
 // A local of a struct type becomes one IR variable per leaf member (scalar
 // replacement of aggregates): `Vec3 d;` with members x, y, z is three
@@ -8,8 +8,11 @@
 // treat each member on its own, as if the user had written the scalars.
 // Initialisation follows C++: braced lists member by member (missing ones
 // from their default member initialiser, else zero), default member
-// initialisers alone, or a copy of another struct local; assignment of a
-// whole struct copies member by member.
+// initialisers alone, or a copy of another struct; assignment of a whole
+// struct copies member by member. A struct parameter is split the same way,
+// into one parameter per leaf: a kernel keeps its signature through a
+// wrapper (transform/EntryWrappers.h), and a helper runs undifferentiated
+// through a copy with the split parameters (transform/PrimalCopies.h).
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
