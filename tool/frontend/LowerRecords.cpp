@@ -98,8 +98,10 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
     at = me->getBase()->IgnoreParenImpCasts();
   }
   const RecordLocal *record = recordLocal(at);
+  if (!record && llvm::isa<clang::CallExpr>(at))
+    unsupported(e, "functions and operators that return a struct are not supported yet");
   if (!record)
-    unsupported(e, "members of structs are supported only for local struct variables");
+    unsupported(e, "members of structs are supported only for struct variables and parameters");
   RecordView view;
   for (size_t i = 0; i < record->leaves.size(); ++i) {
     const RecordLeaf &leaf = record->leaves[i];
