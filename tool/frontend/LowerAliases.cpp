@@ -266,8 +266,8 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
   return referenceArg(address(copy, intLit(0)));
 }
 
-std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f) {
-  std::vector<ExprRef> args;
+std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
+                                         std::vector<ExprRef> args) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (const clang::FunctionDecl *def = callee->getDefinition())
     callee = def;

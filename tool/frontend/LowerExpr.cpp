@@ -191,8 +191,9 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   case clang::Stmt::LambdaExprClass:
     unsupported(e, "lambdas are not supported");
   case clang::Stmt::CXXMemberCallExprClass:
+    return lowerMemberCall(llvm::cast<clang::CXXMemberCallExpr>(e));
   case clang::Stmt::CXXOperatorCallExprClass:
-    unsupported(e, "calls of member functions and overloaded operators are not supported");
+    unsupported(e, "calls of overloaded operators are not supported");
   case clang::Stmt::MemberExprClass: {
     Var *v = memberVar(e);
     if (v->isMemory() && !v->isReference)

@@ -92,12 +92,21 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
     const auto *field = llvm::dyn_cast<clang::FieldDecl>(me->getMemberDecl());
     if (!field)
       unsupported(me, "calls of member functions are not supported");
-    if (me->isArrow())
+    if (me->isArrow() && !llvm::isa<clang::CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()))
       unsupported(me, "members reached through a pointer ('->') are not supported");
     path.insert(path.begin(), field);
     at = me->getBase()->IgnoreParenImpCasts();
   }
+  if (const auto *deref = llvm::dyn_cast<clang::UnaryOperator>(at);
+      deref && deref->getOpcode() == clang::UO_Deref &&
+      llvm::isa<clang::CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts()))
+    at = deref->getSubExpr()->IgnoreParenImpCasts(); // *this
   const RecordLocal *record = recordLocal(at);
+  if (llvm::isa<clang::CXXThisExpr>(at) && !callStack_.empty()) {
+    auto self = thisRecords_.find(callStack_.back());
+    if (self != thisRecords_.end())
+      record = &self->second;
+  }
   if (!record && llvm::isa<clang::CallExpr>(at))
     unsupported(e, "functions and operators that return a struct are not supported yet");
   if (!record)
@@ -262,27 +271,38 @@ void Lowering::copyRecord(const RecordView &to, const RecordView &from,
   }
 }
 
+void Lowering::lowerThisParam(const clang::CXXMethodDecl *md, Function *f) {
+  clang::QualType self = ctx_.getRecordType(md->getParent());
+  if (md->isConst())
+    self.addConst();
+  thisRecords_[md] = splitRecordParam("", ctx_.getLValueReferenceType(self), md->getLocation(), f);
+}
+
 void Lowering::lowerRecordParam(const clang::ParmVarDecl *p, Function *f) {
-  std::string name = p->getNameAsString();
-  clang::QualType t = p->getType();
+  records_[p] = splitRecordParam(p->getNameAsString(), p->getType(), p->getLocation(), f);
+}
+
+Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang::QualType t,
+                                                 clang::SourceLocation loc, Function *f) {
+  std::string what = name.empty() ? "'*this'" : "parameter '" + name + "'";
   if (t->isRValueReferenceType())
-    unsupported(p->getLocation(), "parameter '" + name + "': rvalue references are not supported");
+    unsupported(loc, what + ": rvalue references are not supported");
   bool inOut = t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
   bool readOnly = t.getNonReferenceType().isConstQualified();
   RecordLocal record;
   std::string problem = flattenRecord(t.getNonReferenceType(), ctx_, record.leaves);
   if (!problem.empty())
-    unsupported(p->getLocation(), "parameter '" + name + "': " + problem);
+    unsupported(loc, what + ": " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
     if (leaf.dims.size() > 1)
-      unsupported(p->getLocation(), "parameter '" + name + "': member '" + leaf.path +
-                                        "' is a two-dimensional array; struct parameters may "
-                                        "hold one-dimensional arrays only");
+      unsupported(loc, what + ": member '" + leaf.path +
+                          "' is a two-dimensional array; struct parameters may hold "
+                          "one-dimensional arrays only");
     Var v;
-    v.name = name + "_" + leaf.path;
+    v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
     v.elem = leaf.elem;
     v.origin = Var::Param;
-    v.pos = position(p->getLocation());
+    v.pos = position(loc);
     if (!leaf.dims.empty()) {
       // The caller's member array, through a pointer; a copy's (`S s`) is
       // read-only here, so that the callee cannot change the caller's.
@@ -301,8 +321,26 @@ void Lowering::lowerRecordParam(const clang::ParmVarDecl *p, Function *f) {
     record.vars.push_back(var);
     f->params.push_back(var);
   }
-  records_[p] = record;
   f->splitParams = true;
+  return record;
+}
+
+ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
+  const clang::CXXMethodDecl *md = e->getMethodDecl();
+  if (!md)
+    unsupported(e, "calls through pointers to members are not supported");
+  if (md->isVirtual())
+    unsupported(e, "virtual calls are not supported");
+  const clang::FunctionDecl *def = md->getDefinition();
+  if (!def || !def->hasBody() || ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
+    unsupported(e, "calls of member functions are supported only for methods of your own "
+                   "structs whose body cgp-ad sees");
+  ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
+  Function *f = lowerFunction(def);
+  std::vector<ExprRef> args;
+  if (!md->isStatic())
+    lowerRecordArgs(e->getImplicitObjectArgument(), f, thisRecords_.at(def).vars, args);
+  return call(f, resultType, lowerArgs(e, f, args));
 }
 
 void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Function *f) {

@@ -98,12 +98,17 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   f->pos = position(fd->getLocation());
   f->isStatic = fd->getStorageClass() == clang::SC_Static;
   f->isInline = fd->isInlineSpecified() || fd->isConstexpr();
+  const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   for (const clang::DeclContext *dc = fd->getDeclContext(); dc; dc = dc->getParent()) {
     if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
       f->namespaces.insert(f->namespaces.begin(), ns->isAnonymousNamespace() ? "" : ns->getNameAsString());
-    else if (llvm::isa<clang::RecordDecl>(dc))
+    else if (const auto *rd = llvm::dyn_cast<clang::RecordDecl>(dc); rd && !method)
       unsupported(fd->getLocation(), "functions inside classes are not supported");
+    else if (rd)
+      f->name = rd->getNameAsString() + "_" + f->name; // Vec3::norm is Vec3_norm
   }
+  if (method && !method->isStatic())
+    lowerThisParam(method, f); // *this: one parameter per member, first
   f->templateArgs = templateArguments(fd, ctx_);
   f->returnType = scalarType(fd->getReturnType(), fd->getLocation());
 
@@ -169,9 +174,15 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   auto known = lowered_.find(fd);
   if (known != lowered_.end())
     return known->second;
-  if (llvm::isa<clang::CXXMethodDecl>(fd))
-    unsupported(fd->getLocation(), "member functions such as '" + fd->getNameAsString() +
-                                       "' are not supported");
+  if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) {
+    if (md->isVirtual())
+      unsupported(fd->getLocation(), "virtual functions such as '" + fd->getNameAsString() +
+                                         "' are not supported");
+    if (llvm::isa<clang::CXXConstructorDecl>(md) || llvm::isa<clang::CXXDestructorDecl>(md) ||
+        md->isOverloadedOperator() || llvm::isa<clang::CXXConversionDecl>(md))
+      unsupported(fd->getLocation(), "constructors, destructors, conversions and operators "
+                                     "such as '" + fd->getNameAsString() + "' are not supported");
+  }
   // An instantiation of a function template (what a call names) is lowered
   // like any function; its pattern, with types still unknown, cannot be.
   if (fd->isTemplated())

@@ -122,7 +122,10 @@ private:
   /// The arguments of a call of `f`: an Address for a pointer parameter, the
   /// element's address for a non-const reference (a scalar variable goes
   /// through a one-element copy), a value otherwise.
-  std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f);
+  std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f,
+                                 std::vector<ExprRef> args = {});
+  /// `v.norm()`: a call of the method's helper, the object's members first.
+  ExprRef lowerMemberCall(const clang::CXXMemberCallExpr *e);
   /// The argument of reference parameter `param` of `f` for the scalar
   /// variable `x`: a one-element copy (`f_param`), copied back after the
   /// statement.
@@ -158,8 +161,14 @@ private:
   /// by value for `S` and `const S&`, a reference for `S&`, a pointer for a
   /// member array), appended to `f`'s parameters.
   void lowerRecordParam(const clang::ParmVarDecl *p, Function *f);
+  /// Appends to `f` one parameter per leaf of a parameter `name` of type `t`.
+  RecordLocal splitRecordParam(const std::string &name, clang::QualType t,
+                               clang::SourceLocation loc, Function *f);
   /// For a kernel: how the struct parameter `p` (the index-th) was split.
   void describeSplitParam(const clang::ParmVarDecl *p, int index, Function *f);
+  /// `*this` of a method, split like a `const S&` (const method) or `S&`
+  /// parameter into one parameter per member, named after the members.
+  void lowerThisParam(const clang::CXXMethodDecl *md, Function *f);
   /// The value or place of a leaf variable (`s_x`, or the referent of a
   /// reference leaf).
   static ExprRef leafRef(Var *v);
@@ -195,7 +204,8 @@ private:
   std::vector<const clang::FunctionDecl *> callStack_; // to refuse recursion
   std::map<const clang::VarDecl *, Var *> vars_;
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
-  std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals
+  std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
+  std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed

@@ -230,11 +230,10 @@ CGP_GRAD(x) double k(double x) {
 #ifdef MEMBER_CALL
 struct Scale {
   double s;
-  double apply(double v) const { return s * v; }
+  double operator*(double v) const { return s * v; }
 };
-const Scale kScale{2.0};
-CGP_GRAD(x) double k(double x) { return kScale.apply(x); }
-// MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': calls of member functions and overloaded operators are not supported
+CGP_GRAD(x) double k(double x) { Scale m{2.0}; return m * x; }
+// MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:55: error: cannot differentiate 'k': calls of overloaded operators are not supported
 #endif
 
 #ifdef ALIASED_ARGS
