@@ -323,7 +323,11 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
   const clang::VarDecl *loopVar = s->getLoopVariable();
   std::string name = loopVar->getNameAsString();
   Var *array = memoryVar(s->getRangeInit());
-  if (!array || !array->isArray() || array->dims.size() != 1)
+  std::vector<int64_t> dims = array ? array->dims : std::vector<int64_t>{};
+  if (array && array->isPointer() &&
+      llvm::isa<clang::MemberExpr>(s->getRangeInit()->IgnoreParenImpCasts()))
+    dims = recordView(s->getRangeInit()).dims[0]; // a struct parameter's member array
+  if (!array || dims.size() != 1)
     unsupported(s->getRangeInit(), "range-based 'for' loops are supported over one-dimensional "
                                    "arrays only");
   Var idx;
@@ -357,7 +361,7 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
     body.push_back(d);
   }
   appendFlat(body, lowerStmt(s->getBody()));
-  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), intLit(array->dims[0])),
+  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), intLit(dims[0])),
                          assign(varRef(at), intLit(1), AssignOp::Add), block(body));
   return loop;
 }

@@ -78,19 +78,23 @@ struct TreeRewriter {
     copy->step = stmt(s->step);
     copy->body = stmt(s->body);
     copy->elseBody = stmt(s->elseBody);
-    copy->stmts.clear();
-    for (const StmtRef &c : s->stmts) {
+    copy->stmts = list(s->stmts);
+    for (SwitchCase &c : copy->cases) // a case's body is a list like a block's
+      c.body = list(c.body);
+    return copy;
+  }
+
+  std::vector<StmtRef> list(const std::vector<StmtRef> &stmts) {
+    std::vector<StmtRef> out;
+    for (const StmtRef &c : stmts) {
       std::vector<StmtRef> replacement;
       if (expand && expand(c, replacement))
         for (const StmtRef &r : replacement)
-          copy->stmts.push_back(stmt(r));
+          out.push_back(stmt(r));
       else
-        copy->stmts.push_back(stmt(c));
+        out.push_back(stmt(c));
     }
-    for (SwitchCase &c : copy->cases)
-      for (StmtRef &b : c.body)
-        b = stmt(b);
-    return copy;
+    return out;
   }
 };
 
