@@ -382,6 +382,7 @@ class Scope:
             self.level = 0
         else:
             self.fs, self.arrs, self.ints = list(parent.fs), list(parent.arrs), list(parent.ints)
+            self.structs = list(getattr(parent, "structs", []))  # struct variables (third stream's code)
             self.bools = list(getattr(parent, "bools", []))
             self.loop = parent.loop
             self.level = parent.level + 1
@@ -423,9 +424,13 @@ class Gen:
         self.globals = []  # (name, values, is_array) of constant globals
         self.global_names = set()
         self.init_extras()
+        self.init_structs()
 
     # -- small utilities
     def fresh(self, base):
+        if self.alt_depth and self.salt:  # names of the third stream's code (ty1, sy2, ...)
+            self.ycounter += 1
+            return "%sy%d" % (base, self.ycounter)
         if self.alt_depth:  # names of the second stream's code: their own counter (tz1, iz2, ...)
             self.zcounter += 1
             return "%sz%d" % (base, self.zcounter)
@@ -715,6 +720,8 @@ class Gen:
             out += self.stmt(scope)
             if not self.alt_depth and self.xrate and self.r2.random() < self.xrate:
                 out += self.snippet(scope)  # from the second stream: the first one is not disturbed
+            if not self.alt_depth and not self.in_helper and self.srate and self.r3.random() < self.srate:
+                out += self.struct_snippet(scope)  # from the third stream: structs
         return out
 
     def stmt(self, scope):
@@ -1104,10 +1111,12 @@ class Gen:
         self.xref_names = set()  # local references and range-for variables (never referenced again)
 
     @contextlib.contextmanager
-    def alt(self, budget):
+    def alt(self, budget, stream=None):
         saved = (self.r, self.budget, self.fn_ret, self.max_loop, self.in_helper, set(self.runtime_bounds),
                  self.long_loops, getattr(self, "cur_m", None), list(self.bools), dict(self.level_of))
-        self.r = self.r2
+        self.r = stream or self.r2
+        salt = self.salt
+        self.salt = stream is not None
         self.alt_depth += 1
         self.budget = budget
         self.long_loops = 1  # no second long loop
@@ -1117,6 +1126,7 @@ class Gen:
             (self.r, self.budget, self.fn_ret, self.max_loop, self.in_helper, self.runtime_bounds,
              self.long_loops, self.cur_m, self.bools, self.level_of) = saved
             self.alt_depth -= 1
+            self.salt = salt
             self.xprefer = None
 
     def param_names(self):
@@ -1530,7 +1540,7 @@ class Gen:
 
     def prelude(self):
         """Lines before the helpers (also in main.cpp, before the kernel's declarations)."""
-        out = []
+        out = self.struct_defs(self.T) if self.sdefs else []
         if self.xenum:
             out.append("enum class %s_E { A, B, C };" % self.name)
         if self.xconstexpr:
@@ -1553,6 +1563,274 @@ class Gen:
         if self.xtmpl:
             c.explicit = self.r2.random() < 0.5
         return c
+
+    # -- structs, drawn from a third random stream
+    #
+    # Struct types kN_V { T x, y, z; methods } and kN_B { kN_V pos; kN_V vel{}; T mass = 1.0;
+    # T hist[3] = {...}; [int id = 2;] }, helpers taking them, struct locals and kernel parameters.
+    # Every decision about them is drawn from self.r3 (random.Random(seed * 104729 + 71)) in alt(...,
+    # self.r3), so that the first and second streams draw what they drew before (a seed's kernel
+    # is its old kernel with struct code inserted). They are generated in the kernel only (not in
+    # helpers), and r2's snippets never see the struct variables.
+    def init_structs(self):
+        z = self.r3 = random.Random(self.seed * 104729 + 71)
+        self.salt = False
+        self.ycounter = 0
+        self.sdefs = z.random() < 0.45  # this kernel has struct types (and their helpers)
+        self.srate = z.choice([0.1, 0.2, 0.3]) if self.sdefs else 0.0
+        self.sid = z.random() < 0.5  # kN_B has an int member (no adjoint)
+        self.sparams = []  # (kind, name, type) of struct kernel parameters
+
+    def stype(self, st, T):
+        """The C++ name of struct type st ('V' or 'B') in type T (float kernels' double twin: kN_Vd)."""
+        return "%s_%s%s" % (self.name, st, "d" if self.T == "float" and T == "double" else "")
+
+    def sflat(self, st):
+        return 3 if st == "V" else 10  # floating members: pos (3), vel (3), mass, hist (3)
+
+    def struct_defs(self, T):
+        c = Ctx(T, False, "")
+        L = lambda v: lit(v, c)
+        V, B = self.stype("V", T), self.stype("B", T)
+        out = ["struct %s {" % V,
+               "  %s x, y, z;" % T,
+               "  %s norm() const { return std::sqrt(%s + x * x + y * y + z * z); }" % (T, L(0.5)),
+               "  %s dot(const %s& o) const { return x * o.x + y * o.y + z * o.z; }" % (T, V),
+               "  %s e() const { return dot(*this); }" % T,
+               "  void scale(%s s) {" % T,
+               "    x *= s;", "    y *= s;", "    z *= s;", "  }",
+               "};",
+               "struct %s {" % B,
+               "  %s pos;" % V,
+               "  %s vel{};" % V,
+               "  %s mass = %s;" % (T, L(1.0)),
+               "  %s hist[3] = {%s, %s, %s};" % (T, L(0.5), L(0.25), L(0.125))]
+        if self.sid:
+            out.append("  int id = 2;")
+        out += ["  %s energy() const { return %s * mass * vel.e(); }" % (T, L(0.5)),
+                "  void damp(%s s) {" % T, "    vel.scale(s);", "    mass = %s * mass + %s;" % (L(0.5), L(0.5)), "  }",
+                "};"]
+        return out
+
+    def struct_helpers(self, c):
+        """Helpers with struct parameters (fixed bodies, no decisions to trace)."""
+        if not self.sdefs:
+            return []
+        T, s, n = c.T, c.suffix, self.name
+        V, B = self.stype("V", T), self.stype("B", T)
+        L = lambda v: lit(v, c)
+        return [
+            "static %s %s_sf%s(const %s& v, %s w) { return std::tanh(w * v.x + v.y * v.z) + %s * v.norm(); }"
+            % (T, n, s, V, T, L(0.25)),
+            "static void %s_sg%s(%s& b, %s dt) {" % (n, s, B, T),
+            "  b.pos.x = %s * b.pos.x + dt * b.vel.x;" % L(0.9),
+            "  b.pos.y = %s * b.pos.y + dt * b.vel.y;" % L(0.9),
+            "  b.pos.z = %s * b.pos.z + dt * b.vel.z;" % L(0.9),
+            "  b.vel.scale(%s);" % L(0.95),
+            "  b.hist[0] = std::tanh(b.hist[1] + dt * b.mass);",
+            "}",
+            "static %s %s_sn%s(%s v) {" % (T, n, s, V),
+            "  v.scale(%s);" % L(0.5),
+            "  v.x += v.y;",
+            "  return std::sqrt(%s + v.e());" % L(1.0),
+            "}",
+            "static %s %s_ss%s(const %s* p, int m) {" % (T, n, s, T),
+            "  %s a = %s;" % (T, L(0.0)),
+            "  for (int j = 0; j < m; ++j) a += p[j] * p[j];",
+            "  return std::sqrt(%s + a);" % L(1.0),
+            "}",
+            "static void %s_sw%s(%s* p, int m, %s s) {" % (n, s, T, T),
+            "  for (int j = 0; j < m; ++j) p[j] = std::tanh(p[j] + s);",
+            "}",
+        ]
+
+    def struct_loaders(self):
+        """main.cpp: a struct parameter from its flat buffer (_ld) and back (_st), for both types."""
+        if not self.sparams:
+            return []
+        n = self.name
+        vm = ["x", "y", "z"]
+        bm = ["pos.x", "pos.y", "pos.z", "vel.x", "vel.y", "vel.z", "mass", "hist[0]", "hist[1]", "hist[2]"]
+        out = []
+        for st, ms in (("V", vm), ("B", bm)):
+            out.append("template <class S, class P> static void %s_%s_ld(S& s, const P* v) { %s }" % (
+                n, st, " ".join("s.%s = v[%d];" % (m, k) for k, m in enumerate(ms))))
+            out.append("template <class S, class P> static void %s_%s_st(const S& s, P* v) { %s }" % (
+                n, st, " ".join("v[%d] = s.%s;" % (k, m) for k, m in enumerate(ms))))
+        return out
+
+    def struct_params(self, params):
+        """Kernel parameters `const kN_V& sv`, `kN_V sv` or `kN_B& sb` (wrt like the others)."""
+        z = self.r3
+        if not self.sdefs or z.random() < 0.4:
+            return
+        kind = z.choice(["scref", "scref", "sval", "sref", "sref"])
+        st = "B" if kind == "sref" else "V"
+        name = "sb" if st == "B" else "sv"
+        params.insert(z.randint(0, len(params)), (kind, name, st))
+        self.sparams.append((kind, name, st))
+        if self.grad_all or kind == "sref" or z.random() < 0.7:
+            wrt = set(self.wrt) | {name}
+            self.wrt = [n for _, n, _ in params if n in wrt]
+
+    def sscope(self, scope):
+        sc = Scope(scope)
+        sc.level, sc.loop = scope.level, scope.loop
+        sc.structs = list(getattr(scope, "structs", []))
+        for kind, name, st in self.sparams:
+            self.add_struct(sc, name, st, kind != "scref")
+        return sc
+
+    def add_struct(self, sc, name, st, writable):
+        """A struct variable (or member) into sc: itself, its members as scalars and arrays."""
+        sc.structs.append((name, st, writable))
+        if st == "V":
+            for m in "xyz":
+                sc.fs.append(("%s.%s" % (name, m), VMAG, writable))
+        else:
+            self.add_struct(sc, name + ".pos", "V", writable)
+            self.add_struct(sc, name + ".vel", "V", writable)
+            sc.fs.append((name + ".mass", VMAG, writable))
+            sc.arrs.append(FArr(name + ".hist", [3], writable, False))
+
+    def struct_snippet(self, scope):
+        with self.alt(self.r3.randint(1, 3), self.r3):
+            sc = self.sscope(scope)
+            outer = Scope(sc)  # targets of the result: not the struct locals declared here
+            outer.level, outer.loop = sc.level, sc.loop
+            if sc.loop < self.max_loop and self.chance(0.3):
+                # struct locals declared in a loop body
+                i = self.fresh("i")
+                K = self.r.randint(1, 3)
+                sc.loop += 1
+                sc.ints.append(IVar(i, 0, K - 1))
+                outer.loop += 1
+                outer.ints.append(IVar(i, 0, K - 1))
+                body = self.struct_ops(sc, outer)
+                return [Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (i, i, K, i))]
+            return self.struct_ops(sc, outer)
+
+    def sdecl(self, sc):
+        """A struct local: V a = {e, e, e}; V a{}; B c{}; B c = b; (copy)."""
+        st = self.pick(["V", "V", "B"])
+        name = self.fresh("sa" if st == "V" else "sb")
+        same = [s for s in sc.structs if s[1] == st]
+        T = TName(self, st)
+        if same and self.chance(0.35):
+            d = Decl("%s %s = %s;", T, name, self.pick(same)[0])
+        elif st == "V" and self.chance(0.7):
+            items = InitList([self.squash_to(self.fexpr(sc, self.r.randint(0, 1)), VMAG)
+                              for _ in range(self.r.randint(1, 3))])
+            d = Decl("%s %s = {%s};", T, name, items)
+        else:
+            d = Decl("%s %s{};", T, name)
+        self.add_struct(sc, name, st, True)
+        return [d]
+
+    def sread(self, sc):
+        """An expression reading structs: methods, helpers, members."""
+        Vs = [s for s in sc.structs if s[1] == "V"]
+        Bs = [s for s in sc.structs if s[1] == "B" and "." not in s[0]]
+        k = self.pick(["norm", "dot", "e", "sf", "sn", "ss", "energy", "member"])
+        n = self.name
+        if k in ("ss", "energy") and not Bs:
+            k = "norm"
+        if k == "norm":
+            return RawF(lambda c, a=self.pick(Vs)[0]: "%s.norm()" % a, 5.3)
+        if k == "dot":
+            a, b = self.pick(Vs)[0], self.pick(Vs)[0]
+            return Math("tanh", [RawF(lambda c: "%s.dot(%s)" % (a, b), 27.0)], self.style(), 1.0)
+        if k == "e":
+            a = self.pick(Vs)[0]
+            return Bin("/", RawF(lambda c: "%s.e()" % a, 27.0), Lit(10.0))
+        if k == "sf":
+            a, w = self.pick(Vs)[0], self.squash_to(self.fexpr(sc, 1), VMAG)
+            return RawF(lambda c: "%s_sf%s(%s, %s)" % (n, c.suffix, a, w.r(c)), 2.4)
+        if k == "sn":
+            a = self.pick(Vs)[0]
+            return RawF(lambda c: "%s_sn%s(%s)" % (n, c.suffix, a), 4.0)
+        if k == "ss":
+            b = self.pick(Bs)[0]
+            return RawF(lambda c: "%s_ss%s(%s.hist, 3)" % (n, c.suffix, b), 5.3)
+        if k == "energy":
+            b = self.pick(Bs)[0]
+            return Math("tanh", [RawF(lambda c: "%s.energy()" % b, 40.0)], self.style(), 1.0)
+        m = self.pick([v for v in sc.fs if "." in v[0]])
+        return Ref(m[0])
+
+    def struct_ops(self, sc, outer):
+        r = self.r
+        out = []
+        if not sc.structs or self.chance(0.7):
+            out += self.sdecl(sc)
+        if self.chance(0.3):
+            out += self.sdecl(sc)
+        n = self.name
+        for _ in range(r.randint(1, 4)):
+            W = [s for s in sc.structs if s[2]]
+            WV = [s for s in W if s[1] == "V"]
+            WB = [s for s in W if s[1] == "B" and "." not in s[0]]
+            k = self.wpick([(4, "madd"), (3 if WB else 0, "harr"), (2, "assign"), (2 if WB else 0, "nested"),
+                            (3 if WV else 0, "scale"), (2 if WB else 0, "damp"), (3 if WB else 0, "sg"),
+                            (2 if WB else 0, "sw"), (3, "block"), (2 if WB or sc.structs else 0, "rfor")])
+            if k == "madd":
+                ms = [v for v in sc.fs if "." in v[0] and v[2]]
+                if ms:
+                    t = Ref(self.pick(ms)[0])
+                    op = self.wpick([(4, "+="), (2, "-="), (2, "*="), (1, "/="), (2, "=")])
+                    out.append(Line("%s %s %s;", t, op, self.rhs(sc, op)))
+            elif k == "harr":
+                b = self.pick(WB)[0]
+                out.append(Line("%s.hist[%s] = %s;", b, self.index_into(sc, 3), self.rhs(sc, "=")))
+            elif k == "assign":
+                pairs = [(a, b) for a in W for b in sc.structs if a[1] == b[1] and a[0] != b[0]
+                         and not b[0].startswith(a[0] + ".") and not a[0].startswith(b[0] + ".")]
+                if pairs:
+                    a, b = self.pick(pairs)
+                    out.append(Line("%s = %s;", a[0], b[0]))
+            elif k == "nested":
+                b = self.pick(WB)[0]
+                m = self.pick(["pos", "vel"])
+                items = InitList([self.squash_to(self.fexpr(sc, self.r.randint(0, 1)), VMAG) for _ in range(3)])
+                out.append(Line("%s.%s = {%s};", b, m, items))
+            elif k == "scale":
+                out.append(Line("%s.scale(%s);", self.pick(WV)[0], Lit(self.const(0.5, 1.05))))
+            elif k == "damp":
+                out.append(Line("%s.damp(%s);", self.pick(WB)[0], Lit(self.const(0.5, 1.0))))
+            elif k == "sg":
+                b = self.pick(WB)[0]
+                dt = Bin("*", Lit(self.const(0.05, 0.2)), Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0))
+                out.append(SLine(lambda c, b=b, dt=dt: "%s_sg%s(%s, %s);" % (n, c.suffix, b, dt.r(c))))
+            elif k == "sw":
+                b = self.pick(WB)[0]
+                s = Bin("*", Lit(self.const(0.1, 0.5)), Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0))
+                out.append(SLine(lambda c, b=b, s=s: "%s_sw%s(%s.hist, 3, %s);" % (n, c.suffix, b, s.r(c))))
+            elif k == "block":
+                out += self.block(sc, r.randint(1, 2))
+            elif k == "rfor":
+                Bs = [s for s in sc.structs if s[1] == "B" and "." not in s[0]]
+                if "rfor_sparam" in AVOID:
+                    # known bug: `for (T v : b.hist)` over a member array of a kernel's struct
+                    # parameter is refused ("supported over one-dimensional arrays only")
+                    Bs = [s for s in Bs if s[0] not in {p[1] for p in self.sparams}]
+                if not Bs:
+                    continue
+                b = self.pick(Bs)
+                mode = self.pick(["", "const&"] + (["&"] if b[2] else []))
+                v = self.fresh("v")
+                inner = Scope(sc)
+                inner.loop += 1
+                inner.fs.append((v, VMAG, mode == "&"))
+                if mode == "&":
+                    body = [Line("%s = %s;", v, Math("tanh", [Bin("+", Ref(v), self.fexpr(inner, 1))], self.style(), 1.0))]
+                else:
+                    body = self.acc_line(outer, Bin("*", Ref(v), self.var_leaf(inner)))
+                head = "for (const %s& %s : %s.hist) {" if mode == "const&" else "for (%s" + mode + " %s : %s.hist) {"
+                out.append(Block(head, body, "}", ("T", v, b[0])))
+        out += self.acc_line(outer, self.sread(sc))
+        if self.chance(0.5):
+            out += self.acc_line(outer, Bin("*", self.sread(sc), self.var_leaf(sc)))
+        return out
 
     # -- helpers
     def value_helpers(self):
@@ -1828,6 +2106,7 @@ class Gen:
             if kind in ("in", "out") and self.chance(0.2):
                 self.pstyle[name] = self.pick(["[]", "[N]"])
         self.extras_params(params, scope)
+        self.struct_params(params)
 
         self.max_loop = 3
         self.budget = r.randint(6, 18)
@@ -1856,10 +2135,19 @@ class Gen:
                 self.inputs[name] = [r.randint(0, 5) for _ in range(info)]
         if self.xref_param:
             self.inputs["ra"] = [round(self.r2.uniform(-1, 1), 4)]
+        if self.sparams:
+            # a struct parameter is read (and, for `B&`, written) at least once, before the result
+            body.insert(len(body) - 1, Block("{", self.struct_snippet(scope), "}"))
+            for kind, name, st in self.sparams:
+                self.inputs[name] = [round(self.r3.uniform(-1, 1), 4) for _ in range(self.sflat(st))]
         return self
 
     # -- rendering
     def ptype(self, kind, T, name=None):
+        if kind in ("scref", "sval", "sref"):
+            st = [p[2] for p in self.params if p[1] == name][0]
+            ty = self.stype(st, T)
+            return {"scref": "const %s&", "sval": "%s", "sref": "%s&"}[kind] % ty
         if kind == "T" and name in self.xcref:
             return "const %s&" % T
         return {"in": "const %s*" % T, "out": "%s*" % T, "one": "%s*" % T, "T": T, "m": "int", "int": "int",
@@ -1903,6 +2191,7 @@ class Gen:
                                                                 ", ".join(lit(v, c) for v in vals)))
             else:
                 out.append("constexpr %s %s%s = %s;" % (c.T, name, c.suffix, lit(vals[0], c)))
+        out += self.struct_helpers(c)
         for hd in self.helper_defs + self.xhelper_defs:
             out += self.render_helper(hd, c)
         if marked:
@@ -1919,7 +2208,10 @@ class Gen:
 
     def prelude_source(self):
         """The enum and constexpr helpers the kernel's declaration and twins need (main.cpp)."""
-        return "".join(l + "\n" for l in self.prelude())
+        out = self.prelude()
+        if self.T == "float" and self.sdefs:
+            out = out + self.struct_defs("double")  # the types of the double twin
+        return "".join(l + "\n" for l in out)
 
     def twin_source(self):
         """Traced twins (and the double twin of a float kernel)."""
@@ -1932,7 +2224,8 @@ class Gen:
         c = Ctx(self.T, False, "")
         ret = "void" if self.fn_ret == "void" else c.T
         ps = ["%s %s" % (self.ptype(k, c.T, n), n) for k, n, _ in self.params]
-        ps += ["%s* d_%s" % (c.T, n) for k, n, _ in self.params if n in self.wrt]
+        ps += ["%s* d_%s" % (self.stype(st, c.T) if k in ("scref", "sval", "sref") else c.T, n)
+               for k, n, st in self.params if n in self.wrt]
         return "%s %s_grad(%s);" % (ret, self.name, ", ".join(ps))
 
     def case_source(self):
@@ -1940,7 +2233,7 @@ class Gen:
         T = self.T
         fl = T == "float"
         pi = {}
-        lines = ["static void run_%s() {" % self.name]
+        lines = self.struct_loaders() + ["static void run_%s() {" % self.name]
         lines.append('  fz::Case c("%s", %s, %s);' % (self.name, "true" if fl else "false",
                                                        "false" if self.fn_ret == "void" else "true"))
         k = 0
@@ -1952,15 +2245,31 @@ class Gen:
                 lines.append('  c.add("%s", %s, %s, {%s});' % (name, fk, "true" if name in self.wrt else "false", vals))
                 pi[name] = k
                 k += 1
+            elif kind in ("scref", "sval", "sref"):
+                # a struct parameter: a buffer of its floating members in declaration order
+                fk = "fz::INOUT" if kind == "sref" else "fz::IN"
+                vals = ", ".join(repr(v) for v in self.inputs[name])
+                lines.append('  c.add("%s", %s, %s, {%s});' % (name, fk, "true" if name in self.wrt else "false", vals))
+                pi[name] = k
+                k += 1
             elif kind == "int":
                 lines.append("  const int %s = %d;" % (name, info))
             elif kind == "sel":
                 lines.append("  static const int %s[] = {%s};" % (name, ", ".join(str(v) for v in self.inputs[name])))
 
-        def args(b, dbl):
+        def args(b, dbl, pre=None, post=None):
             out = []
-            for kind, name, _ in self.params:
-                if kind in ("in", "out"):
+            for kind, name, st in self.params:
+                if kind in ("scref", "sval", "sref"):
+                    # built from the buffer for the call (and stored back for `B&`)
+                    ty = self.stype(st, "double" if dbl else T)
+                    v = "s_%s" % name
+                    buf = "%s.p%s(%d)" % (b, "d" if dbl else "f", pi[name])
+                    pre.append("%s %s{}; %s_%s_ld(%s, %s);" % (ty, v, self.name, st, v, buf))
+                    if kind == "sref":
+                        post.append("%s_%s_st(%s, %s);" % (self.name, st, v, buf))
+                    out.append(v)
+                elif kind in ("in", "out"):
                     out.append("%s.p%s(%d)" % (b, "d" if dbl else "f", pi[name]))
                 elif kind == "T":
                     out.append("%s.s%s(%d)" % (b, "d" if dbl else "f", pi[name]))
@@ -1973,14 +2282,34 @@ class Gen:
             return out
 
         own = not fl
-        call = lambda fn, a: ("return static_cast<double>(%s(%s));" % (fn, ", ".join(a))) if self.fn_ret != "void" \
-            else "%s(%s); return 0.0;" % (fn, ", ".join(a))
-        lines.append("  c.primal = [&](fz::Bufs& b) { %s };" % call(self.name, args("b", own)))
-        lines.append("  c.twin = [&](fz::Bufs& b) { %s };" % call(self.name + "_tr", args("b", own)))
+
+        def call(fn, dbl, grad=False):
+            pre, post = [], []
+            a = args("b", dbl, pre, post)
+            if grad:
+                for kind, n, st in self.params:
+                    if n not in self.wrt:
+                        continue
+                    buf = "g.p%s(%d)" % ("d" if dbl else "f", pi[n])
+                    if kind in ("scref", "sval", "sref"):
+                        # the adjoint struct holds what the d_ buffer holds (+= and seeds), and back
+                        v = "d_%s" % n
+                        pre.append("%s %s{}; %s_%s_ld(%s, %s);" % (self.stype(st, T), v, self.name, st, v, buf))
+                        post.append("%s_%s_st(%s, %s);" % (self.name, st, v, buf))
+                        a.append("&" + v)
+                    else:
+                        a.append(buf)
+            c = "%s(%s)" % (fn, ", ".join(a))
+            if self.fn_ret != "void":
+                body = pre + ["const double r_ = static_cast<double>(%s);" % c] + post + ["return r_;"]
+            else:
+                body = pre + ["%s;" % c] + post + ["return 0.0;"]
+            return " ".join(body)
+        lines.append("  c.primal = [&](fz::Bufs& b) { %s };" % call(self.name, own))
+        lines.append("  c.twin = [&](fz::Bufs& b) { %s };" % call(self.name + "_tr", own))
         if fl:
-            lines.append("  c.twin_d = [&](fz::Bufs& b) { %s };" % call(self.name + "_trd", args("b", True)))
-        ga = args("b", own) + ["g.p%s(%d)" % ("d" if own else "f", pi[n]) for _, n, _ in self.params if n in self.wrt]
-        lines.append("  c.grad = [&](fz::Bufs& b, fz::Bufs& g) { %s };" % call(self.name + "_grad", ga))
+            lines.append("  c.twin_d = [&](fz::Bufs& b) { %s };" % call(self.name + "_trd", True))
+        lines.append("  c.grad = [&](fz::Bufs& b, fz::Bufs& g) { %s };" % call(self.name + "_grad", own, True))
         lines.append("  c.run();")
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -2030,6 +2359,34 @@ class RowList:
 
     def r(self, c):
         return ", ".join("{%s}" % row.r(c) for row in self.rows)
+
+
+class TName:
+    """The name of a struct type in the rendering's type (kN_V, or kN_Vd in a float kernel's double twin)."""
+
+    def __init__(self, g, st):
+        self.g, self.st = g, st
+
+    def r(self, c):
+        return self.g.stype(self.st, c.T)
+
+
+class RawF(Node):
+    """A floating expression rendered by a function of the context (method and struct-helper calls)."""
+
+    def __init__(self, fn, mag):
+        self.fn, self.mag = fn, mag
+
+    def r(self, c):
+        return self.fn(c)
+
+
+class SLine(S):
+    def __init__(self, fn):
+        self.fn = fn
+
+    def lines(self, c, ind):
+        return [ind + self.fn(c)]
 
 
 def generate(seed):
