@@ -23,6 +23,7 @@
 #include "clang/AST/ExprCXX.h"
 
 #include <algorithm>
+#include <set>
 
 namespace cgp {
 namespace {
@@ -235,6 +236,32 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     else if (zero[i])
       out.push_back(assign(leafRef(v), zeroValue));
   }
+  // `p = {t, p.x, p.y};` builds the whole value before it assigns: a member
+  // read after an earlier one was set must read the old value, so when one
+  // does, every value goes through a temporary first.
+  std::set<const Var *> targets(to.vars.begin(), to.vars.end());
+  bool readsTarget = false;
+  for (const StmtRef &a : out)
+    forEachExpr(a->value, [&](const ExprRef &x) { readsTarget |= x->var && targets.count(x->var); });
+  if (!readsTarget || declared)
+    return;
+  std::vector<StmtRef> staged, stores;
+  for (const StmtRef &a : out) {
+    if (a->kind != StmtKind::Assign || a->lhs->type.isVoid()) {
+      stores.push_back(a);
+      continue;
+    }
+    Var t;
+    t.name = lvalueVar(a->lhs)->name + "_new";
+    t.elem = a->lhs->type;
+    t.origin = Var::Local;
+    t.pos = lvalueVar(a->lhs)->pos;
+    Var *temp = module_.newVar(t);
+    staged.push_back(decl(temp, a->value));
+    stores.push_back(assign(a->lhs, varRef(temp)));
+  }
+  out = staged;
+  appendAll(out, stores);
 }
 
 ExprRef Lowering::leafRef(Var *v) {
