@@ -44,14 +44,6 @@ const clang::Expr *stripNoOps(const clang::Expr *e) {
   }
 }
 
-/// The argument of a reference parameter: the address of the element,
-/// printed as the element itself.
-ExprRef referenceArg(const ExprRef &address) {
-  auto a = std::make_shared<ExprNode>(*address);
-  a->byReference = true;
-  return a;
-}
-
 } // namespace
 
 const Lowering::Alias *Lowering::pointerAlias(const clang::Expr *e) {
@@ -263,7 +255,7 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
   sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
   sideEffects_->copiedBack.push_back(x);
   sideEffects_->copiedAt = arg->getBeginLoc();
-  return referenceArg(address(copy, intLit(0)));
+  return referenceArgument(address(copy, intLit(0)));
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
@@ -289,7 +281,7 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
     }
     ExprRef element = lowerLValue(arg);
     if (element->kind == ExprKind::Index) {
-      args.push_back(referenceArg(elementAddress(element)));
+      args.push_back(referenceArgument(elementAddress(element)));
       continue;
     }
     // A scalar variable: through a one-element array, copied back after.

@@ -410,9 +410,7 @@ void Lowering::lowerRecordArgs(const clang::Expr *arg, const Function *f,
     } else if (param->isPointer()) { // a member of an `S&`
       ExprRef element = leafRef(from);
       if (element->kind == ExprKind::Index) {
-        auto a = std::make_shared<ExprNode>(*elementAddress(element));
-        a->byReference = true;
-        args.push_back(a);
+        args.push_back(referenceArgument(elementAddress(element)));
       } else {
         args.push_back(referenceCopy(from, f, param, arg));
       }

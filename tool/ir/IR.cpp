@@ -124,6 +124,12 @@ ExprRef address(Var *base, ExprRef offset) {
   return e;
 }
 
+ExprRef referenceArgument(const ExprRef &address) {
+  auto a = std::make_shared<ExprNode>(*address);
+  a->byReference = true;
+  return a;
+}
+
 ExprRef elementAddress(const ExprRef &element) {
   Var *v = element->var;
   ExprRef flat = element->operands[0];
@@ -342,7 +348,9 @@ bool isEmpty(const StmtRef &s) {
 
 //===----------------------------------------------------------------------===//
 
-std::string Function::scopedName() const {
+/// "::ns::inner::" + `name`, skipping anonymous namespaces.
+static std::string inNamespaces(const std::vector<std::string> &namespaces,
+                                const std::string &name) {
   std::string q;
   for (const std::string &ns : namespaces)
     if (!ns.empty())
@@ -350,14 +358,11 @@ std::string Function::scopedName() const {
   return q + "::" + name;
 }
 
+std::string Function::scopedName() const { return inNamespaces(namespaces, name); }
+
 std::string Function::qualifiedName() const {
-  if (!primalName.empty()) {
-    std::string q;
-    for (const std::string &ns : namespaces)
-      if (!ns.empty())
-        q += "::" + ns;
-    return q + "::" + primalName;
-  }
+  if (!primalName.empty())
+    return inNamespaces(namespaces, primalName);
   return scopedName() + templateArgs;
 }
 

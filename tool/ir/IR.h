@@ -183,6 +183,9 @@ ExprRef address(Var *base, ExprRef offset);
 /// The address of an element (an Index), a 2-D one flattened: &a[i][j] is
 /// address(a, i * n + j).
 ExprRef elementAddress(const ExprRef &element);
+/// An Address passed to a reference parameter (byReference): printed as the
+/// element itself, `y[k]`.
+ExprRef referenceArgument(const ExprRef &address);
 ExprRef tapePop(ScalarType type);
 /// `object.method(args)` on a runtime object of generated code.
 ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args = {});
