@@ -278,10 +278,15 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
   std::vector<std::pair<Function *, const Function *>> entryPoints = code.gradients;
   entryPoints.insert(entryPoints.end(), code.tangents.begin(), code.tangents.end());
   for (const auto &[g, kernel] : entryPoints) {
-    bool builtinTypes = true; // user types are not declared yet up there
+    // User types and containers are not declared yet up there.
+    auto declared = [](const std::string &type) {
+      return type.rfind("::", 0) != 0 && type.rfind("std::vector<", 0) != 0 &&
+             type.rfind("std::array<", 0) != 0;
+    };
+    bool builtinTypes = declared(g->returnType.spelling);
     for (const Var *p : g->params)
-      builtinTypes &= p->elem.spelling.rfind("::", 0) != 0;
-    if (builtinTypes && g->returnType.spelling.rfind("::", 0) != 0)
+      builtinTypes &= declared(p->elem.spelling);
+    if (builtinTypes)
       prologue += declareEntryPoint(*g, *kernel, sourcePrimaries);
   }
 

@@ -79,6 +79,8 @@ private:
 
 bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
   clang::QualType record = p->getType().getNonReferenceType();
+  if (auto c = containerTypeOf(record, ctx))
+    return c->elem.isFloating();
   if (record->isRecordType()) { // a struct with floating members
     std::vector<RecordLeaf> leaves;
     if (!flattenRecord(record, ctx, leaves).empty())

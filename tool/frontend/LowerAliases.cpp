@@ -266,6 +266,8 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
   for (unsigned i = 0; i < e->getNumArgs(); ++i) {
     const clang::Expr *arg = e->getArg(i);
     const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
+    if (cxxParam && lowerContainerArg(arg, cxxParam, args))
+      continue; // a std::vector or std::array: its elements (and size)
     if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
       lowerRecordArgs(arg, f, record->second.vars, args); // one argument per leaf member
       continue;
@@ -316,12 +318,16 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
   std::string name = loopVar->getNameAsString();
   Var *array = memoryVar(s->getRangeInit());
   std::vector<int64_t> dims = array ? array->dims : std::vector<int64_t>{};
+  std::optional<ContainerType> container = containerTypeOf(s->getRangeInit()->getType(), ctx_);
   if (array && array->isPointer() &&
       llvm::isa<clang::MemberExpr>(s->getRangeInit()->IgnoreParenImpCasts()))
     dims = recordView(s->getRangeInit()).dims[0]; // a struct parameter's member array
-  if (!array || dims.size() != 1)
+  ExprRef extent = dims.size() == 1 ? intLit(dims[0]) : nullptr;
+  if (array && container && (container->isVector || container->dims.size() == 1))
+    extent = cast(ScalarType::intType(), containerSize(s->getRangeInit()));
+  if (!array || !extent)
     unsupported(s->getRangeInit(), "range-based 'for' loops are supported over one-dimensional "
-                                   "arrays only");
+                                   "arrays, std::arrays and std::vectors only");
   Var idx;
   idx.name = name + "_at";
   idx.elem = ScalarType::intType();
@@ -353,7 +359,7 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
     body.push_back(d);
   }
   appendFlat(body, lowerStmt(s->getBody()));
-  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), intLit(dims[0])),
+  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), extent),
                          assign(varRef(at), intLit(1), AssignOp::Add), block(body));
   return loop;
 }

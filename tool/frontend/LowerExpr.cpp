@@ -193,6 +193,8 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   case clang::Stmt::CXXMemberCallExprClass:
     return lowerMemberCall(llvm::cast<clang::CXXMemberCallExpr>(e));
   case clang::Stmt::CXXOperatorCallExprClass:
+    if (ExprRef element = lowerContainerSubscript(llvm::cast<clang::CXXOperatorCallExpr>(e)))
+      return element;
     unsupported(e, "calls of overloaded operators are not supported");
   case clang::Stmt::MemberExprClass: {
     Var *v = memberVar(e);
@@ -322,6 +324,10 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
     lv = lowerDeclRef(dr);
   } else if (const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(inner)) {
     lv = lowerSubscript(as);
+  } else if (const auto *oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(inner);
+             oc && (lv = lowerContainerSubscript(oc))) {
+  } else if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(inner);
+             mc && (lv = lowerContainerMethod(mc))) {
   } else if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
              uo && uo->getOpcode() == clang::UO_Deref) {
     lv = lowerUnary(uo);
@@ -453,6 +459,9 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
   }
   if (const Alias *p = pointerAlias(inner))
     return address(p->base, varRef(p->offset));
+  if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(inner))
+    if (ExprRef a = lowerContainerMethod(mc, /*address=*/true))
+      return a; // v.data()
   if (Var *v = memoryVar(inner); v && v->isPointer() && !v->isReference)
     return address(v, intLit(0));
   if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(inner)) {
@@ -475,7 +484,7 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     // const pointer parameter) assigns nothing.
     const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
     const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
-    ExprRef element = subscript ? lowerSubscript(subscript) : lowerLValue(sub);
+    ExprRef element = subscript ? lowerSubscript(subscript) : lowerPlace(sub);
     if (element->kind == ExprKind::Index)
       return elementAddress(element);
     unsupported(e, "only the address of an array element can be passed");

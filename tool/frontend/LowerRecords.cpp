@@ -356,6 +356,8 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
   const clang::CXXMethodDecl *md = e->getMethodDecl();
   if (!md)
     unsupported(e, "calls through pointers to members are not supported");
+  if (ExprRef r = lowerContainerMethod(e))
+    return r;
   if (md->isVirtual())
     unsupported(e, "virtual calls are not supported");
   const clang::FunctionDecl *def = md->getDefinition();
@@ -387,6 +389,8 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
     for (const clang::FieldDecl *field : r.leaves[i].fields)
       leaf.access += "." + field->getNameAsString();
     leaf.isArray = !r.leaves[i].dims.empty();
+    if (containerTypeOf(r.leaves[i].fields.back()->getType(), ctx_))
+      leaf.access += ".data()"; // a std::array member
     split.leaves.push_back(leaf);
   }
   f->splitKernelParams.push_back(split);

@@ -114,6 +114,19 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
 
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
+    std::string containerProblem;
+    if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
+      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
+                                          "': container parameters of kernel templates are not "
+                                          "supported yet");
+      lowerContainerParam(p, *c, f);
+      if (fd->getCanonicalDecl() == kernelDecl_)
+        describeContainerParam(p, *c, static_cast<int>(i), f);
+      continue;
+    }
+    if (!containerProblem.empty())
+      unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + containerProblem);
     if (p->getType().getNonReferenceType()->isRecordType()) {
       if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
         unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
@@ -342,7 +355,10 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
                                        "' are not supported");
   if (vd->getType()->isReferenceType())
     return lowerReferenceDecl(vd);
-  if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda())
+  if (auto c = containerTypeOf(vd->getType(), ctx_); c && c->isVector)
+    return lowerVectorDecl(vd, *c);
+  if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda() &&
+      !containerTypeOf(vd->getType(), ctx_))
     return lowerRecordDecl(vd);
   if (vd->getType()->isPointerType())
     return lowerPointerDecl(vd);
@@ -370,6 +386,8 @@ StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
   if (!init)
     return block();
   init = init->IgnoreImplicit();
+  if (StmtRef s = lowerStdArrayInit(array, init))
+    return s;
   const auto *list = llvm::dyn_cast<clang::InitListExpr>(init);
   if (!list)
     unsupported(init, "array '" + array->name + "' must be initialised with a braced list");
@@ -388,7 +406,7 @@ StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
       here.push_back(i);
       const clang::Expr *item = l->getInit(i)->IgnoreImplicit();
       if (level + 1 < array->dims.size()) {
-        const auto *inner = llvm::dyn_cast<clang::InitListExpr>(item);
+        const auto *inner = stdArrayElements(llvm::dyn_cast<clang::InitListExpr>(item));
         if (!inner) {
           if (llvm::isa<clang::ImplicitValueInitExpr>(item)) {
             complete = false;
@@ -404,7 +422,7 @@ StmtRef Lowering::lowerArrayInit(Var *array, const clang::Expr *init) {
       }
     }
   };
-  visit(list, {}, visit);
+  visit(stdArrayElements(list), {}, visit);
   if (!complete) {
     // for (int k0 = 0; k0 < d0; ++k0) [for k1 ...] a[k0][k1] = 0;
     std::vector<Var *> counters;
@@ -450,6 +468,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   StmtRef out;
   if (StmtRef move = lowerPointerMove(e)) {
     out = move;
+  } else if (StmtRef container = lowerContainerStmt(e)) {
+    return container;
   } else if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
              op && op->getOperator() == clang::OO_Equal && op->getType()->isRecordType()) {
     return lowerRecordAssign(op);

@@ -78,6 +78,14 @@ private:
   StmtRef lowerExprStmtAlone(const clang::Expr *e);
   StmtRef lowerSwitch(const clang::SwitchStmt *s);
   StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
+  /// A std::array's braced list is a list holding the list of its elements:
+  /// that inner list (`l` itself for other lists).
+  const clang::InitListExpr *stdArrayElements(const clang::InitListExpr *l);
+  /// A std::array local initialised other than by a braced list (a copy,
+  /// `std::array<double, 4> h;`): its statements, or null for a list.
+  StmtRef lowerStdArrayInit(Var *array, const clang::Expr *init);
+  /// `std::vector<double> v(n);` and the other ways to make a vector local.
+  StmtRef lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c);
 
   // Expressions (LowerExpr.cpp).
   ExprRef lowerExpr(const clang::Expr *e);
@@ -177,6 +185,33 @@ private:
                        std::vector<ExprRef> &args);
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
 
+  // std::array and std::vector (LowerContainers.cpp, LowerVectors.cpp).
+  /// A container parameter: a pointer to its elements (const unless `&`),
+  /// then, for a std::vector, its size `x_size`.
+  void lowerContainerParam(const clang::ParmVarDecl *p, const ContainerType &c, Function *f);
+  /// For a kernel: how its entry points pass the container parameter `p` on.
+  void describeContainerParam(const clang::ParmVarDecl *p, const ContainerType &c, int index,
+                              Function *f);
+  /// The number of elements of the container `e` names.
+  ExprRef containerSize(const clang::Expr *e);
+  /// The element `at` of the container `base` (a row of a nested std::array
+  /// too), as an lvalue; `whole` is the expression, for messages.
+  ExprRef containerElement(const clang::Expr *base, ExprRef at, const clang::Expr *whole);
+  /// `v[i]` on a container, or null for other operator calls.
+  ExprRef lowerContainerSubscript(const clang::CXXOperatorCallExpr *e);
+  /// `v.size()`, `v.at(i)`, ...: null when `e` is not a container's method.
+  /// With `address`, the address of the element (or `data()`).
+  ExprRef lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress = false);
+  /// `a.fill(x);`, `a = b;` on containers: null for other statements.
+  StmtRef lowerContainerStmt(const clang::Expr *e);
+  /// for (k = 0; k < count; ++k) v[k] = value;
+  StmtRef fillLoop(Var *v, ExprRef count, ExprRef value, SourcePos pos);
+  /// The arguments a container argument gives a container parameter `param`
+  /// of a helper (its elements' address, then its size); false when `param`
+  /// is not a container.
+  bool lowerContainerArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
+                         std::vector<ExprRef> &args);
+
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
   ScalarType scalarType(clang::QualType t, clang::SourceLocation loc);
@@ -206,6 +241,7 @@ private:
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
+  std::map<const clang::VarDecl *, Var *> vectorSizes_; // std::vector parameters and locals
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed

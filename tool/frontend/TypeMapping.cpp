@@ -96,6 +96,18 @@ std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var
   }
   if (t->isArrayType())
     return "arrays whose size is not a constant are not supported";
+  std::string containerProblem;
+  if (auto c = containerTypeOf(t, ctx, &containerProblem)) {
+    if (c->isVector)
+      return "std::vector variables are supported only as parameters and locals";
+    out.shape = Var::Array; // std::array<T, N>: T[N]
+    out.elem = c->elem;
+    out.dims = c->dims;
+    out.isConst = t.isConstQualified();
+    return "";
+  }
+  if (!containerProblem.empty())
+    return containerProblem;
   auto elem = scalarTypeOf(t, ctx);
   if (t->isRecordType() && !t->getAsCXXRecordDecl()->isLambda())
     return "structs and classes ('" + spelled + "') are supported only as local variables";
@@ -105,6 +117,58 @@ std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var
   out.elem = *elem;
   out.isConst = t.isConstQualified();
   return "";
+}
+
+std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::ASTContext &ctx,
+                                             std::string *problem) {
+  clang::QualType bare = t.getNonReferenceType().getCanonicalType();
+  const auto *spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(bare->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || !spec->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef name = spec->getName();
+  if (name != "vector" && name != "array")
+    return std::nullopt;
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  clang::QualType elemType = args[0].getAsType();
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string what = "std::" + name.str() + " of '" + elemType.getAsString(policy) + "'";
+  auto refuse = [&](const std::string &why) -> std::optional<ContainerType> {
+    if (problem)
+      *problem = why;
+    return std::nullopt;
+  };
+  ContainerType c;
+  c.isVector = name == "vector";
+  if (c.isVector) {
+    const auto *alloc = args[1].getAsType()->getAsCXXRecordDecl();
+    if (!alloc || alloc->getName() != "allocator")
+      return refuse(what + " with an allocator of its own is not supported");
+  } else {
+    int64_t n = args[1].getAsIntegral().getExtValue();
+    c.dims.push_back(n);
+    // std::array<std::array<T, M>, N> is T[N][M].
+    if (auto inner = containerTypeOf(elemType, ctx); inner && !inner->isVector &&
+                                                     inner->dims.size() == 1) {
+      c.elem = inner->elem;
+      c.dims.push_back(inner->dims[0]);
+      c.spelling = "std::array<" + inner->spelling + ", " + std::to_string(n) + ">";
+      return c;
+    }
+  }
+  auto elem = scalarTypeOf(elemType, ctx);
+  if (!elem || elem->isVoid() || elem->kind == ScalarType::Bool)
+    return refuse(what + " is not supported; containers may hold numbers (float, double, "
+                         "integers) or, for std::array, arrays of them");
+  c.elem = *elem;
+  c.spelling = "std::" + name.str() + "<" + elem->spelling +
+               (c.isVector ? ">" : ", " + std::to_string(c.dims[0]) + ">");
+  return c;
+}
+
+ScalarType sizeType(const clang::ASTContext &ctx) {
+  return *scalarTypeOf(ctx.getSizeType(), ctx);
 }
 
 std::string globalName(const clang::NamedDecl *d) {
@@ -170,6 +234,10 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
     return "variables of type '" + t.getAsString() + "' are not supported";
   if (rd->isLambda())
     return "lambdas are not supported";
+  if (rd->isInStdNamespace())
+    return "'" + t.getUnqualifiedType().getAsString() +
+           "' is not supported; of the standard library's types, cgp-ad differentiates "
+           "std::vector and std::array of numbers";
   if (rd->isUnion())
     return "unions are not supported";
   if (rd->isPolymorphic() || rd->getNumBases() > 0)
@@ -185,7 +253,10 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
                                       : path + "_" + field->getNameAsString();
       prefix.push_back(field);
       clang::QualType ft = field->getType();
-      if (const clang::CXXRecordDecl *inner = ft->getAsCXXRecordDecl()) {
+      const clang::CXXRecordDecl *inner = ft->getAsCXXRecordDecl();
+      if (inner && containerTypeOf(ft, ctx))
+        inner = nullptr; // a std::array member is an array leaf
+      if (inner) {
         if (inner->isUnion() || inner->isPolymorphic() || inner->getNumBases() > 0)
           return "member '" + field->getNameAsString() + "' has a type that is not supported";
         std::string problem = self(inner, name, self);

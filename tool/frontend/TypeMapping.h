@@ -27,6 +27,25 @@ std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContex
 /// of `out`. Returns an empty string on success, else what is unsupported.
 std::string describeVarType(clang::QualType t, const clang::ASTContext &ctx, Var &out);
 
+/// A standard container that cgp-ad lowers to what the IR has: a
+/// `std::array<T, N>` is an array of N scalars (nested ones a 2-D array), a
+/// `std::vector<T>` a buffer with its size next to it.
+struct ContainerType {
+  bool isVector = false;       // std::vector (else std::array)
+  ScalarType elem;             // T
+  std::vector<int64_t> dims;   // std::array's extents (one or two)
+  std::string spelling;        // "std::vector<double>", "std::array<double, 4>"
+};
+
+/// The container `t` (references and const looked through) is, or nothing
+/// for other types. Containers of other element types (structs, vectors of
+/// vectors) are nothing too; `problem` then says why, if `t` is a container.
+std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::ASTContext &ctx,
+                                             std::string *problem = nullptr);
+
+/// The type of `v.size()`: std::size_t, as the platform spells it.
+ScalarType sizeType(const clang::ASTContext &ctx);
+
 /// A leaf member of a struct (a scalar or an array of scalars), reached from
 /// the struct through `fields` (nested structs first).
 struct RecordLeaf {

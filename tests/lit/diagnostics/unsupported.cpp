@@ -117,7 +117,7 @@ CGP_GRAD(x) double k(double x) {
 CGP_GRAD(x) double k(double x) {
   double a[2][2] = {{1, 2}, {3, 4}};
   for (auto &row : a)
-    // RANGE_FOR: unsupported.cpp:[[@LINE-1]]:20: error: cannot differentiate 'k': range-based 'for' loops are supported over one-dimensional arrays only
+    // RANGE_FOR: unsupported.cpp:[[@LINE-1]]:20: error: cannot differentiate 'k': range-based 'for' loops are supported over one-dimensional arrays, std::arrays and std::vectors only
     x *= row[0];
   return x;
 }

@@ -1,0 +1,66 @@
+// Uses of standard containers that cgp-ad refuses: each is an error naming
+// the kernel and the construct, with status 1 and no output.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPUSH_BACK 2>&1 | FileCheck %s --check-prefix=PUSH_BACK
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_ASSIGN 2>&1 | FileCheck %s --check-prefix=VECTOR_ASSIGN
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_OF_STRUCTS 2>&1 | FileCheck %s --check-prefix=VECTOR_OF_STRUCTS
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMAP 2>&1 | FileCheck %s --check-prefix=MAP
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMETHOD 2>&1 | FileCheck %s --check-prefix=METHOD
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE_KERNEL 2>&1 | FileCheck %s --check-prefix=TEMPLATE_KERNEL
+// RUN: test ! -e %t/out
+#include <cgp/cgp.h>
+#include <array>
+#include <map>
+#include <vector>
+
+#ifdef PUSH_BACK
+CGP_GRAD(y)
+void k(std::vector<double>& y, double a) {
+  y.push_back(a);
+  // PUSH_BACK: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'push_back' changes the size of a std::vector, which is not supported yet; size the vector where it is declared (std::vector<double> v(n);)
+}
+#endif
+
+#ifdef VECTOR_ASSIGN
+CGP_GRAD(x)
+void k(const std::vector<double>& x, std::vector<double>& y) {
+  y = x;
+  // VECTOR_ASSIGN: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': assigning a whole std::vector is not supported; copy its elements in a loop
+}
+#endif
+
+#ifdef VECTOR_OF_STRUCTS
+struct P { double x, y; };
+CGP_GRAD(a)
+double k(const std::vector<P>& ps, double a) {
+  // VECTOR_OF_STRUCTS: containers.cpp:[[@LINE-1]]:32: error: cannot differentiate 'k': parameter 'ps': std::vector of 'P' is not supported; containers may hold numbers (float, double, integers) or, for std::array, arrays of them
+  return a * ps[0].x;
+}
+#endif
+
+#ifdef MAP
+CGP_GRAD(a)
+double k(const std::map<int, double>& m, double a) {
+  // MAP: containers.cpp:[[@LINE-1]]:39: error: cannot differentiate 'k': parameter 'm': 'std::map<int, double>' is not supported; of the standard library's types, cgp-ad differentiates std::vector and std::array of numbers
+  return a * m.at(0);
+}
+#endif
+
+#ifdef METHOD
+CGP_GRAD(x)
+double k(const std::vector<double>& x) {
+  return x[0] * x.capacity();
+  // METHOD: containers.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': the method 'capacity' of a standard container is not supported; use size(), data(), [], at(), front(), back(), empty() and fill()
+}
+#endif
+
+#ifdef TEMPLATE_KERNEL
+template <typename T>
+CGP_GRAD(x)
+T k(const std::vector<T>& x) {
+  // TEMPLATE_KERNEL: containers.cpp:[[@LINE-1]]:27: error: cannot differentiate 'k': parameter 'x': container parameters of kernel templates are not supported yet
+  return x[0] * x[1];
+}
+template double k<double>(const std::vector<double>&);
+#endif

@@ -1,0 +1,302 @@
+//===- LowerContainers.cpp - std::array and std::vector as buffers --------===//
+//
+// The standard containers a kernel may use are lowered to what the IR
+// already has, so the analyses see every element access as before:
+//
+// - `std::array<T, N>` is a `T[N]` (a nested one a `T[N][M]`): a local or a
+//   struct member is an IR array (TypeMapping.cpp), a parameter a pointer to
+//   its elements. `a.size()` is the constant N.
+// - `std::vector<T>` is a buffer and its size: a parameter becomes a pointer
+//   to its elements and an integer `v_size` after it; a local becomes a
+//   buffer the generated code owns (LowerVectors.cpp). `v.size()` is that
+//   integer.
+//
+// Elements are reached as C++ reaches them: `v[i]`, `v.at(i)`, `v.front()`,
+// `v.back()`, `*v.data()`, `&v[k]` and `v.data() + k` passed on, range-based
+// `for`. A kernel's container parameter keeps its type in the entry points,
+// through the wrapper of transform/EntryWrappers.h (`x.data()`, `x.size()`,
+// `d_x->data()`), and a helper's runs undifferentiated through its copy
+// with the split parameters (transform/PrimalCopies.h).
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "frontend/TypeMapping.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace cgp {
+namespace {
+
+/// The variable a container expression names (through parentheses and
+/// no-op conversions), or null.
+const clang::VarDecl *containerDecl(const clang::Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    return llvm::dyn_cast<clang::VarDecl>(dr->getDecl());
+  return nullptr;
+}
+
+} // namespace
+
+void Lowering::lowerContainerParam(const clang::ParmVarDecl *p, const ContainerType &c,
+                                   Function *f) {
+  clang::QualType t = p->getType();
+  std::string name = p->getNameAsString();
+  if (t->isRValueReferenceType())
+    unsupported(p->getLocation(), "parameter '" + name + "': rvalue references are not supported");
+  bool writable = t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
+  Var v;
+  v.name = name;
+  v.elem = c.elem;
+  v.shape = Var::Pointer;
+  // A copy (`std::vector<double> x`) is read-only here, so that the callee
+  // cannot change the caller's elements.
+  v.isConst = !writable;
+  v.origin = Var::Param;
+  v.paramIndex = static_cast<int>(f->params.size());
+  v.pos = position(p->getLocation());
+  Var *data = module_.newVar(v);
+  vars_[p] = data;
+  f->params.push_back(data);
+  if (c.isVector) {
+    Var n;
+    n.name = name + "_size";
+    n.elem = sizeType(ctx_);
+    n.isConst = true;
+    n.origin = Var::Param;
+    n.paramIndex = static_cast<int>(f->params.size());
+    n.pos = v.pos;
+    Var *size = module_.newVar(n);
+    vectorSizes_[p] = size;
+    f->params.push_back(size);
+  }
+  f->splitParams = true;
+}
+
+void Lowering::describeContainerParam(const clang::ParmVarDecl *p, const ContainerType &c, int index,
+                                      Function *f) {
+  clang::QualType t = p->getType();
+  SplitParam split;
+  split.index = index;
+  split.name = p->getNameAsString();
+  split.type = c.spelling;
+  split.isConst = t.getNonReferenceType().isConstQualified();
+  split.byReference = t->isReferenceType();
+  split.inOut = split.byReference && !split.isConst;
+  SplitParam::Leaf data;
+  data.var = vars_.at(p);
+  data.access = ".data()";
+  data.isArray = true;
+  split.leaves.push_back(data);
+  if (c.isVector) {
+    SplitParam::Leaf size;
+    size.var = vectorSizes_.at(p);
+    size.access = ".size()";
+    split.leaves.push_back(size);
+  }
+  f->splitKernelParams.push_back(split);
+}
+
+ExprRef Lowering::containerSize(const clang::Expr *e) {
+  std::optional<ContainerType> c = containerTypeOf(e->getType(), ctx_);
+  if (!c)
+    unsupported(e, "internal error: not a container");
+  if (!c->isVector)
+    return intLit(c->dims[0], sizeType(ctx_));
+  if (const clang::VarDecl *vd = containerDecl(e))
+    if (auto it = vectorSizes_.find(vd); it != vectorSizes_.end())
+      return varRef(it->second);
+  unsupported(e, "the size of this std::vector is not known here; use a std::vector parameter "
+                 "or local variable");
+}
+
+ExprRef Lowering::containerElement(const clang::Expr *base, ExprRef at, const clang::Expr *whole) {
+  // M[i][j] on a std::array of std::arrays: the base is the row M[i].
+  if (const auto *row = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base->IgnoreParenImpCasts());
+      row && row->getOperator() == clang::OO_Subscript) {
+    std::optional<ContainerType> outer = containerTypeOf(row->getArg(0)->getType(), ctx_);
+    if (outer && outer->dims.size() == 2) {
+      Var *v = memoryVar(row->getArg(0));
+      ExprRef i = lowerExpr(row->getArg(1));
+      if (v && v->isArray())
+        return index(v, {i, at});
+      if (v) // a parameter: a pointer to N * M elements, row after row
+        return index(v, {binary(BinaryOp::Add,
+                                binary(BinaryOp::Mul, i, intLit(outer->dims[1])), at)});
+    }
+  }
+  Var *v = memoryVar(base);
+  if (!v)
+    unsupported(whole, "only std::vector and std::array variables, parameters and struct members "
+                       "can be indexed");
+  if (v->isArray() && v->dims.size() == 2)
+    unsupported(whole, "'" + v->name + "' has two dimensions; index it as " + v->name + "[i][j]");
+  return index(v, {at});
+}
+
+ExprRef Lowering::lowerContainerSubscript(const clang::CXXOperatorCallExpr *e) {
+  if (e->getOperator() != clang::OO_Subscript || e->getNumArgs() != 2 ||
+      !containerTypeOf(e->getArg(0)->getType(), ctx_))
+    return nullptr;
+  return containerElement(e->getArg(0), lowerExpr(e->getArg(1)), e);
+}
+
+ExprRef Lowering::lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress) {
+  const clang::Expr *object = e->getImplicitObjectArgument();
+  if (!object || !containerTypeOf(object->getType(), ctx_))
+    return nullptr;
+  std::string name = e->getMethodDecl()->getNameAsString();
+  if (name == "size")
+    return convert(containerSize(object), scalarType(e->getType(), e->getBeginLoc()));
+  if (name == "empty")
+    return binary(BinaryOp::Eq, containerSize(object), intLit(0, sizeType(ctx_)));
+  if (name == "data") {
+    if (!wantAddress)
+      unsupported(e, "'data()' can only be indexed, offset or passed to a function");
+    Var *v = memoryVar(object);
+    if (!v)
+      unsupported(e, "'data()' of this container is not supported");
+    return address(v, intLit(0));
+  }
+  ExprRef element;
+  if (name == "at" || name == "operator[]")
+    element = containerElement(object, lowerExpr(e->getArg(0)), e);
+  else if (name == "front")
+    element = containerElement(object, intLit(0), e);
+  else if (name == "back")
+    element = containerElement(
+        object, binary(BinaryOp::Sub, convert(containerSize(object), ScalarType::intType()), intLit(1)),
+        e);
+  if (!element)
+    unsupported(e, "the method '" + name + "' of a standard container is not supported; use "
+                   "size(), data(), [], at(), front(), back(), empty() and fill()");
+  return wantAddress ? elementAddress(element) : element;
+}
+
+StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
+  if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    const clang::Expr *object = mc->getImplicitObjectArgument();
+    if (!object || !containerTypeOf(object->getType(), ctx_))
+      return nullptr;
+    std::string name = mc->getMethodDecl()->getNameAsString();
+    if (name == "fill") {
+      Var *v = memoryVar(object);
+      if (!v || (v->isArray() && v->dims.size() == 2))
+        unsupported(e, "'fill' of this container is not supported");
+      ExprRef value = convert(lowerExpr(mc->getArg(0)), v->elem);
+      if (v->isConst && v->origin != Var::Local)
+        unsupported(e, "assigns to the constant '" + v->name + "'");
+      return fillLoop(v, containerSize(object), value, position(e->getBeginLoc()));
+    }
+    if (name == "push_back" || name == "emplace_back" || name == "resize" ||
+        name == "clear" || name == "assign" || name == "insert" || name == "pop_back" ||
+        name == "erase" || name == "reserve" || name == "swap")
+      unsupported(e, "'" + name + "' changes the size of a std::vector, which is not supported "
+                     "yet; size the vector where it is declared (std::vector<double> v(n);)");
+    return nullptr;
+  }
+  const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+  if (!op || op->getOperator() != clang::OO_Equal ||
+      !containerTypeOf(op->getArg(0)->getType(), ctx_))
+    return nullptr;
+  // a = b on two std::arrays: element by element. (A vector's assignment may
+  // change its size.)
+  std::optional<ContainerType> c = containerTypeOf(op->getArg(0)->getType(), ctx_);
+  if (c->isVector)
+    unsupported(e, "assigning a whole std::vector is not supported; copy its elements in a loop");
+  Var *to = memoryVar(op->getArg(0));
+  Var *from = memoryVar(op->getArg(1));
+  if (!to || !from)
+    unsupported(e, "a std::array can be assigned only from another std::array variable");
+  if (to->isConst && to->origin != Var::Local)
+    unsupported(e, "assigns to the constant '" + to->name + "'");
+  std::vector<StmtRef> out;
+  int64_t count = 1;
+  for (int64_t d : c->dims)
+    count *= d;
+  auto at = [&](const Var *v, int64_t k) {
+    return v->isArray() ? elementAt(v, k) : std::vector<ExprRef>{intLit(k)};
+  };
+  for (int64_t k = 0; k < count; ++k)
+    out.push_back(assign(index(to, at(to, k)), index(from, at(from, k))));
+  StmtRef b = block(out);
+  b->pos = position(e->getBeginLoc());
+  return b;
+}
+
+StmtRef Lowering::fillLoop(Var *v, ExprRef count, ExprRef value, SourcePos pos) {
+  Var k;
+  k.name = v->name + "_k";
+  k.elem = ScalarType::intType();
+  k.origin = Var::Local;
+  k.pos = pos;
+  Var *at = module_.newVar(k);
+  std::vector<ExprRef> element = {varRef(at)};
+  if (v->isArray() && v->dims.size() == 2)
+    unsupported(clang::SourceLocation(), "internal error: filling a 2-D array");
+  StmtRef loop = forStmt(decl(at, intLit(0)),
+                         binary(BinaryOp::Lt, varRef(at), convert(count, ScalarType::intType())),
+                         assign(varRef(at), intLit(1), AssignOp::Add),
+                         block({assign(index(v, element), value)}));
+  loop->pos = pos;
+  return loop;
+}
+
+bool Lowering::lowerContainerArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
+                                 std::vector<ExprRef> &args) {
+  std::optional<ContainerType> c = containerTypeOf(param->getType(), ctx_);
+  if (!c)
+    return false;
+  const clang::Expr *source = arg->IgnoreImplicit();
+  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(source);
+      construct && construct->getNumArgs() == 1)
+    source = construct->getArg(0)->IgnoreImplicit(); // the copy made for a by-value parameter
+  Var *v = memoryVar(source);
+  if (!v)
+    unsupported(arg, "a container argument must be a std::vector or std::array variable, "
+                     "parameter or struct member");
+  args.push_back(address(v, intLit(0)));
+  if (c->isVector)
+    args.push_back(containerSize(source));
+  return true;
+}
+
+const clang::InitListExpr *Lowering::stdArrayElements(const clang::InitListExpr *l) {
+  if (l && l->getNumInits() == 1 && containerTypeOf(l->getType(), ctx_))
+    if (const auto *inner = llvm::dyn_cast<clang::InitListExpr>(l->getInit(0)->IgnoreImplicit()))
+      return inner;
+  return l;
+}
+
+StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
+  const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(init);
+  if (!construct || !containerTypeOf(init->getType(), ctx_))
+    return nullptr;
+  if (construct->getNumArgs() == 0) {
+    if (!construct->requiresZeroInitialization())
+      return block(); // std::array<double, 4> h; leaves the elements as they are
+    ExprRef zero = array->isFloating() ? floatLit(0.0, array->elem) : intLit(0, array->elem);
+    std::vector<StmtRef> out;
+    for (int64_t k = 0; k < array->elementCount(); ++k)
+      out.push_back(assign(index(array, elementAt(array, k)), zero));
+    return block(out);
+  }
+  Var *from = construct->getNumArgs() == 1 ? memoryVar(construct->getArg(0)) : nullptr;
+  if (!from)
+    unsupported(init, "a std::array can be initialised with a braced list or a copy of another "
+                      "std::array variable");
+  std::vector<StmtRef> out;
+  for (int64_t k = 0; k < array->elementCount(); ++k) {
+    std::vector<ExprRef> at = from->isArray() ? elementAt(from, k) : std::vector<ExprRef>{intLit(k)};
+    out.push_back(assign(index(array, elementAt(array, k)), index(from, at)));
+  }
+  return block(out);
+}
+
+StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &) {
+  unsupported(vd->getLocation(), "std::vector locals are not supported yet");
+}
+
+} // namespace cgp
