@@ -98,6 +98,14 @@ void Tape::nextChunk(std::size_t need) {
   end_ = chunk.data + chunk.capacity;
 }
 
+void Tape::popBytes(void *data, std::size_t size) {
+  // pushBytes put the block in one chunk.
+  if (CGP_RT_UNLIKELY(top_ == begin_))
+    previousChunk();
+  top_ -= size;
+  std::memcpy(data, top_, size);
+}
+
 void Tape::previousChunk() {
   // Only called when the top chunk is empty and a pop needs the chunk below.
   // Chunks below may be empty too (a value too large for one went to the next

@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "cgp/buffer.h"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CGP_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
@@ -50,6 +52,13 @@ public:
     pushBytes(values, sizeof(T) * N);
   }
 
+  /// Pushes the elements of a std::vector local, then their count.
+  template <class T> void push(const Buffer<T> &values) {
+    if (values.size())
+      pushBytes(values.data(), sizeof(T) * values.size());
+    push(values.size());
+  }
+
   void pushBytes(const void *data, std::size_t size) {
     if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < size))
       nextChunk(size);
@@ -65,6 +74,16 @@ public:
     top_ -= sizeof(T);
     std::memcpy(&value, top_, sizeof(T));
   }
+
+  /// Pops what push(const Buffer<T>&) pushed, sizing `values` for it.
+  template <class T> void pop(Buffer<T> &values) {
+    values.allocate(pop<std::size_t>());
+    if (values.size())
+      popBytes(values.data(), sizeof(T) * values.size());
+  }
+
+  /// Pops `size` bytes into `data`, the last pushed last.
+  void popBytes(void *data, std::size_t size);
 
   /// Pops and returns the value on top of the tape.
   template <class T> T pop() {

@@ -8,8 +8,12 @@
 //   its elements. `a.size()` is the constant N.
 // - `std::vector<T>` is a buffer and its size: a parameter becomes a pointer
 //   to its elements and an integer `v_size` after it; a local becomes a
-//   buffer the generated code owns (LowerVectors.cpp). `v.size()` is that
-//   integer.
+//   cgp::rt::Buffer the generated function owns (Var::ownsStorage), sized
+//   where it is declared by `cgp::rt::allocate(v, v_size)` and filled by
+//   the IR's own statements, so the analyses see every element it gets.
+//   `v.size()` is that integer. A local is declared at the top level of its
+//   function, so its storage never moves while the function runs; its
+//   adjoint and tangent are Shadows sized with it (include/cgp/buffer.h).
 //
 // Elements are reached as C++ reaches them: `v[i]`, `v.at(i)`, `v.front()`,
 // `v.back()`, `*v.data()`, `&v[k]` and `v.data() + k` passed on, range-based
@@ -25,6 +29,9 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+
+#include <functional>
 
 namespace cgp {
 namespace {
@@ -188,7 +195,8 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
       ExprRef value = convert(lowerExpr(mc->getArg(0)), v->elem);
       if (v->isConst && v->origin != Var::Local)
         unsupported(e, "assigns to the constant '" + v->name + "'");
-      return fillLoop(v, containerSize(object), value, position(e->getBeginLoc()));
+      return elementLoop(v, containerSize(object), [value](ExprRef) { return value; },
+                         position(e->getBeginLoc()));
     }
     if (name == "push_back" || name == "emplace_back" || name == "resize" ||
         name == "clear" || name == "assign" || name == "insert" || name == "pop_back" ||
@@ -226,7 +234,8 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
   return b;
 }
 
-StmtRef Lowering::fillLoop(Var *v, ExprRef count, ExprRef value, SourcePos pos) {
+StmtRef Lowering::elementLoop(Var *v, ExprRef count,
+                              const std::function<ExprRef(ExprRef)> &valueAt, SourcePos pos) {
   Var k;
   k.name = v->name + "_k";
   k.elem = ScalarType::intType();
@@ -239,7 +248,7 @@ StmtRef Lowering::fillLoop(Var *v, ExprRef count, ExprRef value, SourcePos pos) 
   StmtRef loop = forStmt(decl(at, intLit(0)),
                          binary(BinaryOp::Lt, varRef(at), convert(count, ScalarType::intType())),
                          assign(varRef(at), intLit(1), AssignOp::Add),
-                         block({assign(index(v, element), value)}));
+                         block({assign(index(v, element), valueAt(varRef(at)))}));
   loop->pos = pos;
   return loop;
 }
@@ -295,8 +304,101 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
   return block(out);
 }
 
-StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &) {
-  unsupported(vd->getLocation(), "std::vector locals are not supported yet");
+StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c) {
+  std::string name = vd->getNameAsString();
+  // Only where it runs once per call: its storage then stays put while the
+  // function runs, and the reverse sweep finds its elements where the
+  // forward sweep left them.
+  bool topLevel = false;
+  for (const clang::DynTypedNode &declStmt : ctx_.getParents(*vd))
+    for (const clang::DynTypedNode &parent : ctx_.getParents(declStmt))
+      if (const auto *body = parent.get<clang::CompoundStmt>())
+        topLevel |= !callStack_.empty() && body == callStack_.back()->getBody();
+  if (!topLevel)
+    unsupported(vd->getLocation(), "the std::vector '" + name + "' is declared inside a loop, "
+                                   "branch or block; declare it at the top level of the "
+                                   "function (it may be sized there from any value)");
+  SourcePos pos = position(vd->getLocation());
+  Var s;
+  s.name = name + "_size";
+  s.elem = sizeType(ctx_);
+  s.origin = Var::Local;
+  s.pos = pos;
+  Var *size = module_.newVar(s);
+  Var v;
+  v.name = name;
+  v.elem = c.elem;
+  v.shape = Var::Pointer;
+  v.ownsStorage = true;
+  v.origin = Var::Local;
+  v.pos = pos;
+  Var *data = module_.newVar(v);
+  vars_[vd] = data;
+  vectorSizes_[vd] = size;
+
+  // What it starts with: a count and a value, a copy, a braced list.
+  const clang::Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(init))
+    init = cleanups->getSubExpr()->IgnoreImplicit();
+  const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
+  if (!construct)
+    unsupported(vd->getLocation(), "this initialisation of the std::vector '" + name +
+                                       "' is not supported; write std::vector<T> " + name +
+                                       "(n), (n, value), (other) or {a, b, ...}");
+  std::vector<const clang::Expr *> args;
+  for (const clang::Expr *a : construct->arguments())
+    if (!llvm::isa<clang::CXXDefaultArgExpr>(a))
+      args.push_back(a);
+  ExprRef count;
+  std::function<ExprRef(ExprRef)> valueAt;
+  std::vector<const clang::Expr *> listed;
+  const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
+  if (const auto *temp = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(first))
+    first = temp->getSubExpr()->IgnoreImplicit();
+  if (const auto *list = llvm::dyn_cast_or_null<clang::CXXStdInitializerListExpr>(first)) {
+    const clang::Expr *items = list->getSubExpr()->IgnoreImplicit();
+    if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(items))
+      items = temp->getSubExpr()->IgnoreImplicit();
+    const auto *l = llvm::dyn_cast<clang::InitListExpr>(items);
+    if (!l)
+      unsupported(first, "this initialiser list is not supported");
+    for (const clang::Expr *item : l->inits())
+      listed.push_back(item);
+    count = intLit(static_cast<int64_t>(listed.size()), size->elem);
+  } else if (args.empty()) {
+    count = intLit(0, size->elem); // std::vector<double> v; (to be filled: refused)
+  } else if (containerTypeOf(args[0]->getType(), ctx_) && args.size() == 1) {
+    const clang::Expr *source = args[0];
+    Var *from = memoryVar(source);
+    if (!from)
+      unsupported(source, "a std::vector can be copied only from a std::vector variable or "
+                          "parameter");
+    count = containerSize(source);
+    valueAt = [from](ExprRef k) { return index(from, {k}); };
+  } else if (args.size() <= 2 && args[0]->getType()->isIntegerType()) {
+    count = convert(lowerExpr(args[0]), size->elem);
+    ExprRef value = args.size() == 2 ? convert(lowerExpr(args[1]), c.elem)
+                    : c.elem.isFloating() ? floatLit(0.0, c.elem)
+                                          : intLit(0, c.elem);
+    valueAt = [value](ExprRef) { return value; };
+  } else {
+    unsupported(vd->getLocation(), "this constructor of the std::vector '" + name +
+                                       "' is not supported; write std::vector<T> " + name +
+                                       "(n), (n, value), (other) or {a, b, ...}");
+  }
+  std::vector<StmtRef> out;
+  out.push_back(decl(size, count));
+  out.push_back(decl(data));
+  out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
+                            {wholeVarRef(data), varRef(size)})));
+  for (size_t i = 0; i < listed.size(); ++i)
+    out.push_back(assign(index(data, {intLit(static_cast<int64_t>(i))}),
+                         convert(lowerExpr(listed[i]), c.elem)));
+  if (valueAt)
+    out.push_back(elementLoop(data, varRef(size), valueAt, pos));
+  StmtRef b = block(out);
+  b->pos = pos;
+  return b;
 }
 
 } // namespace cgp

@@ -18,6 +18,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -204,8 +205,9 @@ private:
   ExprRef lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress = false);
   /// `a.fill(x);`, `a = b;` on containers: null for other statements.
   StmtRef lowerContainerStmt(const clang::Expr *e);
-  /// for (k = 0; k < count; ++k) v[k] = value;
-  StmtRef fillLoop(Var *v, ExprRef count, ExprRef value, SourcePos pos);
+  /// for (k = 0; k < count; ++k) v[k] = valueAt(k);
+  StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
+                      SourcePos pos);
   /// The arguments a container argument gives a container parameter `param`
   /// of a helper (its elements' address, then its size); false when `param`
   /// is not a container.

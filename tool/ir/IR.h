@@ -79,6 +79,13 @@ struct Var {
   /// or a Scalar whose declaration says `const double &s`. Printing only: the
   /// analyses see a pointer or a scalar.
   bool isReference = false;
+  /// A std::vector local (a Pointer): its elements live in a
+  /// cgp::rt::Buffer that the function owns, sized by a statement
+  /// `cgp::rt::allocate(v, n)` where the vector is declared.
+  bool ownsStorage = false;
+  /// The adjoint or tangent of such a local: a cgp::rt::Shadow of it,
+  /// declared after it and sized with it.
+  Var *shadowOf = nullptr;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }

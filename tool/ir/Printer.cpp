@@ -267,6 +267,9 @@ std::string Printer::referent(const ExprRef &address) const {
 
 std::string Printer::declarator(const Var *v, bool restrictPointer) const {
   std::string s;
+  if (v->ownsStorage)
+    return std::string(v->shadowOf ? "cgp::rt::Shadow<" : "cgp::rt::Buffer<") + v->elem.spelling +
+           "> " + namer_.name(v);
   if (v->isConst)
     s += "const ";
   s += v->elem.spelling;
@@ -298,6 +301,8 @@ std::string Printer::inlineStmt(const StmtRef &s) const {
     return "";
   switch (s->kind) {
   case StmtKind::Decl:
+    if (s->var->ownsStorage && s->value) // a Shadow of its primal
+      return declarator(s->var) + "(" + expr(s->value, PrecLowest) + ")";
     return declarator(s->var) + (s->value ? " = " + expr(s->value, PrecLowest) : "");
   case StmtKind::Assign: {
     const ExprRef &rhs = s->value;

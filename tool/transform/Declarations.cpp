@@ -14,6 +14,13 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
   return m.newVar(v);
 }
 
+Var *makeShadow(Module &m, const std::string &name, Var *primal) {
+  Var *v = makeVar(m, name, primal->elem, Var::Pointer, Var::Temp, {});
+  v->ownsStorage = true;
+  v->shadowOf = primal;
+  return v;
+}
+
 Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst) {
   Var *v = makeVar(m, name, t, Var::Scalar, Var::Temp, {});
   v->isConst = isConst;
@@ -21,6 +28,8 @@ Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isCo
 }
 
 StmtRef zeroDecl(Var *v) {
+  if (v->ownsStorage) // sized where the vector is declared, or with its primal
+    return decl(v, v->shadowOf ? wholeVarRef(v->shadowOf) : nullptr);
   if (v->isArray())
     return decl(v, floatLit(0, v->elem));
   if (v->elem.isFloating())
@@ -48,6 +57,9 @@ std::set<const Var *> mentioned(const std::vector<StmtRef> &stmts) {
 std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
                                  const std::vector<StmtRef> &body) {
   std::set<const Var *> used = mentioned(body);
+  for (const Var *v : std::set<const Var *>(used))
+    if (v->shadowOf)
+      used.insert(v->shadowOf); // a Shadow is declared from its primal
   std::vector<StmtRef> decls;
   for (Var *v : locals)
     if (used.count(v))

@@ -21,6 +21,8 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
              Var::Origin origin, std::vector<int64_t> dims = {});
 
 /// A scalar temporary of generated code (`const` when `isConst`).
+/// The adjoint or tangent `name` of a std::vector local (Var::ownsStorage).
+Var *makeShadow(Module &m, const std::string &name, Var *primal);
 Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst = false);
 
 /// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`

@@ -560,8 +560,10 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
                               f.name + "' needs a tangent its caller does not pass");
       return nullptr;
     }
-    Var *t = makeVar(module_, "t_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
-                     Var::Temp, v->dims);
+    Var *t = v->ownsStorage // a std::vector local: its tangent is sized with it
+                 ? makeShadow(module_, "t_" + v->name, v)
+                 : makeVar(module_, "t_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
+                           Var::Temp, v->dims);
     tangents[v] = t;
     tangentDecls.push_back(zeroDecl(t));
   }

@@ -164,6 +164,12 @@ bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &a
   for (Var *v : act.withAdjoint) {
     if (adj.has(v) || v->origin == Var::Global)
       continue;
+    if (v->ownsStorage) { // a std::vector local: its adjoint is sized with it
+      Var *d = makeShadow(module_, "d_" + v->name, v);
+      adj.set(v, d);
+      decls.push_back(zeroDecl(d));
+      continue;
+    }
     if (v->isPointer()) {
       fail(f.pos, f.isKernel
                       ? "parameter '" + v->name + "' of '" + f.name +
@@ -363,6 +369,12 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   for (Var *v : sweeps.tbr.neededAtExit)
     if (v->origin != Var::Global && !v->isPointer() &&
         !(v->origin == Var::Param && !assigned.count(v)))
+      atExit.push_back(v);
+  // A std::vector local that the reverse sweep uses (or whose adjoint it
+  // uses, sized with it) goes whole: its elements and its size.
+  std::set<const Var *> usedInReverse = mentioned(sweeps.reverse);
+  for (Var *v : h.locals)
+    if (v->ownsStorage && (usedInReverse.count(v) || (adj.has(v) && usedInReverse.count(adj.of(v)))))
       atExit.push_back(v);
 
   std::string activity;

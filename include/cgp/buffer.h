@@ -1,0 +1,98 @@
+// cgp/buffer.h - the storage of a std::vector local in generated code.
+//
+// cgp-ad lowers a kernel's `std::vector<double> v(n);` to a buffer that the
+// generated function owns: a Buffer, sized where the vector is declared and
+// then indexed and passed on like the pointer it converts to. Its elements
+// come from a per-thread pool of blocks that outlives the call, so a
+// gradient called again with the same sizes allocates nothing, as the tape
+// does. The adjoint (or tangent) of such a local is a Shadow: it takes the
+// size of its primal whenever that is sized, zero-filled.
+#ifndef CGP_BUFFER_H
+#define CGP_BUFFER_H
+
+#include <cstddef>
+#include <cstring>
+
+namespace cgp {
+namespace rt {
+
+/// A block of at least `bytes` bytes from the calling thread's pool; its
+/// real size in `capacity`.
+void *takeBlock(std::size_t bytes, std::size_t &capacity);
+/// Gives a block back to the calling thread's pool.
+void giveBlock(void *block, std::size_t capacity);
+
+template <class T> class Shadow;
+
+template <class T> class Buffer {
+public:
+  Buffer() = default;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() {
+    if (data_)
+      giveBlock(data_, capacity_);
+  }
+
+  /// Makes the buffer hold `n` elements: the first ones it held stay, new
+  /// ones are unspecified. Its shadow, if any, is sized too, all zero.
+  /// Returns n.
+  std::size_t allocate(std::size_t n) {
+    if (n > capacity_ / sizeof(T)) {
+      std::size_t capacity = 0;
+      T *fresh = static_cast<T *>(takeBlock(n * sizeof(T), capacity));
+      if (data_) {
+        std::memcpy(fresh, data_, size_ * sizeof(T));
+        giveBlock(data_, capacity_);
+      }
+      data_ = fresh;
+      capacity_ = capacity;
+    }
+    size_ = n;
+    if (shadow_)
+      shadow_->zeroed(n);
+    return n;
+  }
+
+  std::size_t size() const { return size_; }
+  T *data() { return data_; }
+  const T *data() const { return data_; }
+  operator T *() { return data_; }
+  operator const T *() const { return data_; }
+
+protected:
+  void zeroed(std::size_t n) {
+    allocate(n);
+    std::memset(static_cast<void *>(data_), 0, n * sizeof(T));
+  }
+
+private:
+  friend class Shadow<T>;
+  T *data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+  Buffer *shadow_ = nullptr;
+};
+
+/// The adjoint or tangent of a Buffer: as many elements as `primal`, zero
+/// when the primal is sized.
+template <class T> class Shadow : public Buffer<T> {
+public:
+  explicit Shadow(Buffer<T> &primal) : primal_(primal) {
+    primal.shadow_ = this;
+    if (primal.size())
+      this->zeroed(primal.size());
+  }
+  ~Shadow() { primal_.shadow_ = nullptr; }
+
+private:
+  Buffer<T> &primal_;
+};
+
+/// Sizes the storage of a std::vector local where it is declared.
+template <class T> inline void allocate(Buffer<T> &b, std::size_t n) { b.allocate(n); }
+
+} // namespace rt
+} // namespace cgp
+
+#endif // CGP_BUFFER_H
