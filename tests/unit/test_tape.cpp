@@ -344,3 +344,53 @@ TEST_CASE("the redo tape does not count in stats()", "[tape][redo][stats]") {
   redo.replayTo(0);
   cgp::rt::resetStats();
 }
+
+TEST_CASE("buffers of std::vector locals: sizing, shadows, pool reuse, tape round trips",
+          "[runtime][buffer]") {
+  using cgp::rt::Buffer;
+  using cgp::rt::Shadow;
+  double *first = nullptr;
+  {
+    Buffer<double> v;
+    Shadow<double> d(v); // declared before v is sized: sized with it
+    CHECK(v.size() == 0);
+    cgp::rt::allocate(v, 100);
+    REQUIRE(v.size() == 100);
+    REQUIRE(d.size() == 100);
+    for (int i = 0; i < 100; ++i) {
+      CHECK(d[i] == 0.0);
+      v[i] = i * 0.5;
+      d[i] = 1.0;
+    }
+    first = v;
+    // Growing keeps the elements it held; the shadow starts again from zero.
+    v.allocate(1000);
+    CHECK(v[99] == 49.5);
+    CHECK(d.size() == 1000);
+    CHECK(d[0] == 0.0);
+    // The tape carries the elements and their count.
+    Tape tape;
+    tape.push(1.5);
+    tape.push(v);
+    Buffer<double> w;
+    Shadow<double> dw(w);
+    tape.pop(w);
+    CHECK(w.size() == 1000);
+    CHECK(w[99] == 49.5);
+    CHECK(dw.size() == 1000);
+    CHECK(tape.pop<double>() == 1.5);
+    Buffer<double> empty;
+    tape.push(empty);
+    tape.pop(w);
+    CHECK(w.size() == 0);
+  }
+  // A buffer of the same size in a later call takes its block from the pool.
+  {
+    Buffer<double> once;
+    once.allocate(300);
+    first = once;
+  }
+  Buffer<double> again;
+  again.allocate(300);
+  CHECK(static_cast<double *>(again) == first);
+}
