@@ -278,6 +278,19 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
       continue;
     }
     if (!param->isReference) {
+      // `&x` for a scalar local: through a one-element array, copied back after.
+      const auto *addr = llvm::dyn_cast<clang::UnaryOperator>(arg->IgnoreParenImpCasts());
+      if (addr && addr->getOpcode() == clang::UO_AddrOf)
+        if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(addr->getSubExpr()->IgnoreParens()))
+          if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl());
+              vd && !aliases_.count(vd) && !records_.count(vd)) {
+            Var *x = varFor(vd, dr->getBeginLoc());
+            if (x->isScalar() && x->origin != Var::Global && !x->isConst) {
+              ExprRef copy = referenceCopy(x, f, param, arg);
+              args.push_back(address(copy->var, intLit(0))); // a pointer, not a reference
+              continue;
+            }
+          }
       args.push_back(lowerAddress(arg));
       continue;
     }
