@@ -186,6 +186,9 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       prefix.push_back(field);
       clang::QualType ft = field->getType();
       if (const clang::CXXRecordDecl *inner = ft->getAsCXXRecordDecl()) {
+        if (inner->isLambda())
+          return "member '" + field->getNameAsString() +
+                 "' is a lambda; storing a lambda in a struct is not supported";
         if (inner->isUnion() || inner->isPolymorphic() || inner->getNumBases() > 0)
           return "member '" + field->getNameAsString() + "' has a type that is not supported";
         std::string problem = self(inner, name, self);
