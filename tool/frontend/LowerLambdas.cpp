@@ -31,6 +31,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
+
 namespace cgp {
 namespace {
 
@@ -144,6 +146,9 @@ StmtRef Lowering::lowerLambdaDecl(const clang::VarDecl *vd) {
   if (const auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(init))
     init = cleanups->getSubExpr()->IgnoreImplicit();
   const auto *le = llvm::dyn_cast_or_null<clang::LambdaExpr>(init);
+  if (!le && llvm::isa_and_nonnull<clang::CallExpr>(init))
+    unsupported(vd->getLocation(), "the lambda '" + name + "' comes from a function; lambdas "
+                                   "returned by functions are not supported");
   if (!le)
     unsupported(vd->getLocation(), "the lambda '" + name + "' must be initialised with a lambda "
                                    "expression; copying a lambda is not supported");
@@ -185,6 +190,16 @@ Lowering::Lambda Lowering::makeLambda(const clang::LambdaExpr *le, const std::st
       continue;
     }
     bool changes = le->isMutable() || mayChangeAfter(vd, le, sm);
+    // What a by-value capture that is not a scalar or pointer cannot do.
+    auto refuseCopy = [&](const std::string &kind) {
+      if (le->isMutable())
+        unsupported(c.getLocation(), "the mutable lambda captures the " + kind + " " + what +
+                                         " by value; a mutable lambda may capture by value "
+                                         "only scalars and pointers");
+      unsupported(c.getLocation(), "the lambda captures the " + kind + " " + what +
+                                       " by value, and it may change after the lambda is "
+                                       "created; capture it by reference");
+    };
     Var copy;
     copy.name = varName + "_" + vd->getNameAsString();
     copy.origin = Var::Local;
@@ -192,10 +207,7 @@ Lowering::Lambda Lowering::makeLambda(const clang::LambdaExpr *le, const std::st
     ExprRef value;
     if (records_.count(vd)) {
       if (changes)
-        unsupported(c.getLocation(), "the lambda captures the struct " + what +
-                                         " by value, and it may change after the lambda is "
-                                         "created (or the lambda is mutable); capture it by "
-                                         "reference");
+        refuseCopy("struct");
     } else if (auto alias = aliases_.find(vd); alias != aliases_.end()) {
       if (alias->second.offset && changes) { // a pointer that moves: keep its offset
         copy.elem = alias->second.offset->elem;
@@ -208,10 +220,7 @@ Lowering::Lambda Lowering::makeLambda(const clang::LambdaExpr *le, const std::st
     } else {
       Var *v = varFor(vd, c.getLocation());
       if (v->isArray() && changes)
-        unsupported(c.getLocation(), "the lambda captures the array " + what +
-                                         " by value, and it may change after the lambda is "
-                                         "created (or the lambda is mutable); capture it by "
-                                         "reference");
+        refuseCopy("array");
       if (changes && (v->isScalar() || v->isReference)) {
         value = v->isScalar() ? varRef(v) : index(v, {intLit(0)});
         copy.elem = v->elem;
@@ -436,6 +445,26 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
     } else {
       args.push_back(referenceCopy(place->var, f, param, e));
     }
+  }
+  // A variable the lambda reads through a capture by reference is passed by
+  // value: exact unless the call also lets the lambda change it.
+  size_t own = f->params.size();
+  for (auto it = captureParams_.at(op).rbegin(); it != captureParams_.at(op).rend(); ++it)
+    own -= it->params.size();
+  for (size_t i = own; i < args.size(); ++i) {
+    const Var *param = f->params[i];
+    if (!param->isReference || param->isMemory() || !args[i]->var)
+      continue;
+    bool copiedBack = sideEffects_ && std::count(sideEffects_->copiedBack.begin(),
+                                                 sideEffects_->copiedBack.end(), args[i]->var);
+    for (size_t j = 0; j < own; ++j)
+      if (f->params[j]->isMemory() && !f->params[j]->isConst &&
+          (args[j]->var == args[i]->var || (copiedBack && f->params[j]->isReference)))
+        unsupported(e->getArg(j + 1), "passes '" + args[i]->var->name + "' to the lambda '" +
+                                          f->name + "', which captures it by reference and "
+                                          "could change it through its parameter '" +
+                                          f->params[j]->name + "'; this aliasing is not "
+                                          "supported");
   }
   checkConstReferenceArgs(e, f, args);
   return call(f, resultType, args);
