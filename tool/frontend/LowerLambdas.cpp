@@ -60,6 +60,9 @@ Use classify(const clang::Stmt *ref, const std::vector<const clang::Stmt *> &par
       continue;
     if (const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(p); as && as->getBase() == child)
       continue;
+    if (const auto *co = llvm::dyn_cast<clang::AbstractConditionalOperator>(p);
+        co && co->getCond() != child)
+      continue; // `c ? a : b` as an lvalue: what is done with it is done with `a`
     break;
   }
   if (k == 0)
