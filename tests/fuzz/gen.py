@@ -208,6 +208,38 @@ class IntAsT(Node):
         return "(%s * %s)" % (lit(self.k, c), self.i.r(c))
 
 
+class LCall(Node):
+    """A call of a lambda variable: name(args)."""
+
+    def __init__(self, name, args, mag=9.0):
+        self.name, self.args, self.mag = name, args, mag
+
+    def r(self, c):
+        return "%s(%s)" % (self.name, ", ".join(a.r(c) for a in self.args))
+
+
+class LNow(Node):
+    """A lambda called where it is written: [&](T lx) { return e; }(arg)."""
+
+    def __init__(self, ptype, e, arg):
+        self.ptype, self.e, self.arg = ptype, e, arg
+        self.mag = 9.0
+
+    def r(self, c):
+        return "[&](%s lx) { return %s; }(%s)" % (self.ptype.r(c), self.e.r(c), self.arg.r(c))
+
+
+class Spelled:
+    """Text in which T is the floating type: 'const T&'; or a statement: fmt % rendered parts."""
+
+    def __init__(self, fmt, *parts):
+        self.fmt, self.parts = fmt, parts
+
+    def r(self, c):
+        text = Line(self.fmt, *self.parts).lines(c, "")[0]
+        return text.replace("T", c.T) if not self.parts else text
+
+
 class PtrArg:
     """A pointer argument: 'p', 'p + k', '&a[k]', 'M[r]', '&M[r][k]'."""
 
@@ -425,9 +457,13 @@ class Gen:
         self.global_names = set()
         self.init_extras()
         self.init_structs()
+        self.init_lambdas()
 
     # -- small utilities
     def fresh(self, base):
+        if self.lam:  # names of the fourth stream's code (fl1, il2, ...)
+            self.lcounter += 1
+            return "%sl%d" % (base, self.lcounter)
         if self.alt_depth and self.salt:  # names of the third stream's code (ty1, sy2, ...)
             self.ycounter += 1
             return "%sy%d" % (base, self.ycounter)
@@ -722,6 +758,8 @@ class Gen:
                 out += self.snippet(scope)  # from the second stream: the first one is not disturbed
             if not self.alt_depth and not self.in_helper and self.srate and self.r3.random() < self.srate:
                 out += self.struct_snippet(scope)  # from the third stream: structs
+            if not self.alt_depth and not self.in_helper and self.lrate and self.r4.random() < self.lrate:
+                out += self.lambda_snippet(scope)  # from the fourth stream: lambdas
         return out
 
     def stmt(self, scope):
@@ -1560,8 +1598,8 @@ class Gen:
     def xcallnode(self, h, args, mag):
         """A Call of h; whether a template helper's call names T is drawn from the second stream."""
         c = Call(h.name, args, mag=mag, helper=h)
-        if self.xtmpl:
-            c.explicit = self.r2.random() < 0.5
+        if self.xtmpl:  # (the fourth stream's calls draw from it)
+            c.explicit = (self.r if self.lam else self.r2).random() < 0.5
         return c
 
     # -- structs, drawn from a third random stream
@@ -1580,6 +1618,111 @@ class Gen:
         self.srate = z.choice([0.1, 0.2, 0.3]) if self.sdefs else 0.0
         self.sid = z.random() < 0.5  # kN_B has an int member (no adjoint)
         self.sparams = []  # (kind, name, type) of struct kernel parameters
+
+    # ---------------------------------------------------------------- lambdas
+    # Lambdas in the kernel (not in helpers): captureless ones, `[&]` ones that read the
+    # kernel's variables or add into one of them, `[=]` ones over its scalars, generic ones,
+    # ones called where they are written, called once or in a loop. Every decision is drawn
+    # from self.r4 (random.Random(seed * 15485863 + 29)) in alt(..., self.r4), with names of
+    # their own (fl1, il2), so that the other three streams draw what they drew before.
+    def init_lambdas(self):
+        w = self.r4 = random.Random(self.seed * 15485863 + 29)
+        self.lam = False
+        self.lcounter = 0
+        self.lrate = w.choice([0.0, 0.0, 0.1, 0.15, 0.25])  # chance of a lambda after a statement
+
+    def lambda_snippet(self, scope):
+        with self.alt(self.r4.randint(1, 2), self.r4):
+            self.lam = True
+            try:
+                sc = Scope(scope)
+                sc.level, sc.loop = scope.level, scope.loop
+                sc.arrs = [a for a in sc.arrs if len(a.dims) == 1]  # lambdas capture 1-D arrays only
+                arr1 = [a for a in sc.arrs if len(a.dims) == 1 and isinstance(a.dims[0], int) and a.base is None]
+                kinds = [(3, "pure"), (4, "acc"), (4, "reads"), (2 if arr1 else 0, "idx"),
+                         (2 if sc.fs else 0, "byval"), (2, "now")]
+                out = getattr(self, "l_" + self.wpick(kinds))(sc)
+            finally:
+                self.lam = False
+        return [Block("{", out, "}")] if out else []  # its own scope (a switch case may hold it)
+
+    def lparam(self, cref=True):
+        """The lambda's parameter type. Not `const T&` for a lambda that writes what it captures:
+        given that variable, it would be refused (cgp-ad cannot keep the two names apart)."""
+        return Spelled(self.pick(["T", "T", "auto"] + (["const T&"] if cref else [])))
+
+    def lcalls(self, sc, call):
+        """Calls of a lambda (call(scope) -> the statements of one call), once or in a loop."""
+        if sc.loop < self.max_loop and self.chance(0.5):
+            i = self.fresh("i")
+            K = self.r.randint(2, 3)
+            inner = Scope(sc)
+            inner.loop += 1
+            inner.ints.append(IVar(i, 0, K - 1))
+            return [Block("for (int %s = 0; %s < %d; ++%s) {", call(inner), "}", (i, i, K, i))]
+        out = []
+        for _ in range(self.r.randint(1, 2)):
+            out += call(sc)
+        return out
+
+    def larg(self, sc):
+        return self.squash_to(self.fexpr(sc, self.r.randint(0, 2)), VMAG)
+
+    def l_pure(self, sc):
+        """auto fl = [](T lx) { return e(lx); }; tgt += c * tanh(fl(arg));"""
+        name = self.fresh("f")
+        own = Scope()
+        own.fs = [("lx", VMAG, False)]
+        e = self.squash_to(self.fexpr(own, self.r.randint(1, 3)), VMAG)
+        out = [Line("auto %s = [](%s lx) { return %s; };", name, self.lparam(), e)]
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+
+    def l_acc(self, sc):
+        """auto fl = [&](T lx) { tgt += c * tanh(lx * e); }; fl(arg);"""
+        t = self.target(sc)
+        if t is None:
+            return []
+        name = self.fresh("f")
+        e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(0, 2)))
+        body = Spelled("%s += %s;", t, Bin("*", Lit(self.const(0.1, 0.4)), Math("tanh", [e], self.style(), 1.0)))
+        out = [Line("auto %s = [&](%s lx) { %s };", name, self.lparam(cref=False), body)]
+        return out + self.lcalls(sc, lambda s: [Line("%s(%s);", name, self.larg(s))])
+
+    def l_reads(self, sc):
+        """auto fl = [&](T lx) { return lx * e; }; tgt += c * tanh(fl(arg));"""
+        name = self.fresh("f")
+        e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
+        out = [Line("auto %s = [&](%s lx) { return %s; };", name, self.lparam(), e)]
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+
+    def l_idx(self, sc):
+        """auto fl = [&](int lk) { return a[lk] * e; }; for (...) tgt += c * tanh(fl(il));"""
+        a = self.pick([a for a in sc.arrs if len(a.dims) == 1 and isinstance(a.dims[0], int) and a.base is None])
+        name = self.fresh("f")
+        e = Bin("*", Ref(a.name, [IV("lk")], glob=a.glob), self.fexpr(sc, self.r.randint(0, 1)))
+        out = [Line("auto %s = [&](int lk) { return %s; };", name, e)]
+        i = self.fresh("i")
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.ints.append(IVar(i, 0, a.dims[0] - 1))
+        body = self.acc_line(inner, LCall(name, [IV(i)]))
+        return out + [Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (i, i, a.dims[0], i))]
+
+    def l_byval(self, sc):
+        """auto fl = [=](T lx) { return lx * e; }; over scalars, which may change before a call."""
+        own = Scope(sc)
+        own.arrs = []
+        name = self.fresh("f")
+        e = Bin("*", Ref("lx"), self.fexpr(own, self.r.randint(1, 2)))
+        out = [Line("auto %s = [=](%s lx) { return %s; };", name, self.lparam(), e)]
+        if self.chance(0.5):
+            out += self.acc_line(sc, self.var_leaf(sc))  # a captured scalar may change here
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+
+    def l_now(self, sc):
+        """tgt += c * tanh([&](T lx) { return lx * e; }(arg));"""
+        e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
+        return self.acc_line(sc, LNow(self.lparam(), e, self.larg(sc)))
 
     def stype(self, st, T):
         """The C++ name of struct type st ('V' or 'B') in type T (float kernels' double twin: kN_Vd)."""

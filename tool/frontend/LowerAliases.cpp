@@ -259,12 +259,12 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
-                                         std::vector<ExprRef> args) {
+                                         std::vector<ExprRef> args, unsigned firstArg) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (const clang::FunctionDecl *def = callee->getDefinition())
     callee = def;
-  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-    const clang::Expr *arg = e->getArg(i);
+  for (unsigned i = 0; i + firstArg < e->getNumArgs(); ++i) {
+    const clang::Expr *arg = e->getArg(i + firstArg);
     const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
     if (cxxParam && lowerContainerArg(arg, cxxParam, args))
       continue; // a std::vector or std::array: its elements (and size)
@@ -302,6 +302,12 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
     // A scalar variable: through a one-element array, copied back after.
     args.push_back(referenceCopy(element->var, f, param, arg));
   }
+  checkConstReferenceArgs(e, f, args);
+  return args;
+}
+
+void Lowering::checkConstReferenceArgs(const clang::CallExpr *e, const Function *f,
+                                       const std::vector<ExprRef> &args) {
   // A const reference is passed by value: exact unless it refers to a
   // variable or element (not a temporary) that the callee could change
   // through another parameter.
@@ -323,7 +329,6 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
                                           "parameter '" + out->name + "'; pass a copy");
     }
   }
-  return args;
 }
 
 StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {

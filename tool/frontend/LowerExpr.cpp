@@ -189,13 +189,19 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
     unsupported(e, "this 'sizeof' or 'alignof' is not supported");
   }
   case clang::Stmt::LambdaExprClass:
-    unsupported(e, "lambdas are not supported");
+    unsupported(e, "a lambda can only initialise a local variable ('auto f = [&](double x) "
+                   "{ ... };') or be called where it is written");
   case clang::Stmt::CXXMemberCallExprClass:
     return lowerMemberCall(llvm::cast<clang::CXXMemberCallExpr>(e));
-  case clang::Stmt::CXXOperatorCallExprClass:
-    if (ExprRef element = lowerContainerSubscript(llvm::cast<clang::CXXOperatorCallExpr>(e)))
+  case clang::Stmt::CXXOperatorCallExprClass: {
+    const auto *op = llvm::cast<clang::CXXOperatorCallExpr>(e);
+    const auto *closure = op->getArg(0)->getType()->getAsCXXRecordDecl();
+    if (op->getOperator() == clang::OO_Call && closure && closure->isLambda())
+      return lowerLambdaCall(op);
+    if (ExprRef element = lowerContainerSubscript(op))
       return element;
     unsupported(e, "calls of overloaded operators are not supported");
+  }
   case clang::Stmt::MemberExprClass: {
     Var *v = memberVar(e);
     if (v->isMemory() && !v->isReference)
@@ -253,6 +259,8 @@ ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
   const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
   if (!vd)
     unsupported(e, "uses '" + d->getNameAsString() + "', which is not a variable");
+  if (ExprRef constant = outerConstant(e))
+    return constant;
   if (auto alias = aliases_.find(vd); alias != aliases_.end()) {
     if (alias->second.offset)
       unsupported(e, "the local pointer '" + vd->getNameAsString() +
@@ -497,6 +505,7 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee)
     unsupported(e, "indirect calls are not supported");
+  refuseLambdaArgs(e);
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
 

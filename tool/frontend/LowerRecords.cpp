@@ -365,6 +365,7 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
     unsupported(e, "calls of member functions are supported only for methods of your own "
                    "structs whose body cgp-ad sees");
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
+  refuseLambdaArgs(e);
   Function *f = lowerFunction(def);
   std::vector<ExprRef> args;
   if (!md->isStatic())
@@ -406,7 +407,11 @@ void Lowering::lowerRecordArgs(const clang::Expr *arg, const Function *f,
       llvm::isa<clang::MaterializeTemporaryExpr>(source))
     unsupported(arg, "a struct argument must be a struct variable or member; declare the "
                      "temporary as a local first");
-  RecordView view = recordView(source);
+  recordArgs(recordView(source), arg, f, params, args);
+}
+
+void Lowering::recordArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
+                          const std::vector<Var *> &params, std::vector<ExprRef> &args) {
   for (size_t j = 0; j < params.size(); ++j) {
     Var *param = params[j], *from = view.vars[j];
     if (!view.dims[j].empty()) {

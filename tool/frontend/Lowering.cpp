@@ -23,8 +23,8 @@ namespace cgp {
 void Lowering::unsupported(clang::SourceLocation loc, const std::string &what) {
   std::string where;
   if (callStack_.size() > 1)
-    where = "in '" + callStack_.back()->getNameAsString() + "' (called from '" +
-            callStack_.front()->getNameAsString() + "'): ";
+    where = "in '" + displayName(callStack_.back()) + "' (called from '" +
+            displayName(callStack_.front()) + "'): ";
   throw Unsupported{loc, where + what};
 }
 
@@ -107,7 +107,7 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     else if (rd)
       f->name = rd->getNameAsString() + "_" + f->name; // Vec3::norm is Vec3_norm
   }
-  if (method && !method->isStatic())
+  if (method && !method->isStatic() && !method->getParent()->isLambda())
     lowerThisParam(method, f); // *this: one parameter per member, first
   f->templateArgs = templateArguments(fd, ctx_);
   f->returnType = scalarType(fd->getReturnType(), fd->getLocation());
@@ -353,6 +353,9 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
                                        "' are not supported");
+  if (const auto *closure = vd->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      closure && closure->isLambda())
+    return lowerLambdaDecl(vd);
   if (vd->getType()->isReferenceType())
     return lowerReferenceDecl(vd);
   if (auto c = containerTypeOf(vd->getType(), ctx_); c && c->isVector)

@@ -16,10 +16,12 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -131,8 +133,13 @@ private:
   /// The arguments of a call of `f`: an Address for a pointer parameter, the
   /// element's address for a non-const reference (a scalar variable goes
   /// through a one-element copy), a value otherwise.
+  /// `firstArg` skips the object of an operator call (a lambda's).
   std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f,
-                                 std::vector<ExprRef> args = {});
+                                 std::vector<ExprRef> args = {}, unsigned firstArg = 0);
+  /// Refuses a variable passed by const reference (by value in the IR) that
+  /// the callee could change through another argument.
+  void checkConstReferenceArgs(const clang::CallExpr *e, const Function *f,
+                               const std::vector<ExprRef> &args);
   /// `v.norm()`: a call of the method's helper, the object's members first.
   ExprRef lowerMemberCall(const clang::CXXMemberCallExpr *e);
   /// The argument of reference parameter `param` of `f` for the scalar
@@ -184,9 +191,12 @@ private:
   /// The arguments a struct argument gives the leaf parameters `params`.
   void lowerRecordArgs(const clang::Expr *arg, const Function *f, const std::vector<Var *> &params,
                        std::vector<ExprRef> &args);
+  /// The same for the leaves `view` of a struct (`arg` places the copies).
+  void recordArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
+                  const std::vector<Var *> &params, std::vector<ExprRef> &args);
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
 
-  // std::array and std::vector (LowerContainers.cpp, LowerVectors.cpp).
+  // std::array and std::vector (LowerContainers.cpp).
   /// A container parameter: a pointer to its elements (const unless `&`),
   /// then, for a std::vector, its size `x_size`.
   void lowerContainerParam(const clang::ParmVarDecl *p, const ContainerType &c, Function *f);
@@ -213,6 +223,42 @@ private:
   /// is not a container.
   bool lowerContainerArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
                          std::vector<ExprRef> &args);
+  // Lambdas (LowerLambdas.cpp): a helper whose captures are parameters.
+  /// A captured variable: how the helper takes it, and the copy made when
+  /// the lambda is created, for a by-value capture that may change later.
+  struct LambdaCapture {
+    const clang::VarDecl *var = nullptr;
+    bool byReference = false;
+    Var *copy = nullptr;   // a scalar's copy (or a pointer's offset copy)
+  };
+  struct Lambda {
+    const clang::LambdaExpr *expr = nullptr;
+    std::string name;                        // "kernel_f"
+    const clang::FunctionDecl *definedIn = nullptr;
+    std::vector<LambdaCapture> captures;
+  };
+  StmtRef lowerLambdaDecl(const clang::VarDecl *vd);
+  /// Makes the Lambda of `le`, held in `varName` (its helper is named
+  /// after it), appending to `out` the statements its creation runs
+  /// (init-captures and copies).
+  Lambda makeLambda(const clang::LambdaExpr *le, const std::string &varName,
+                    std::vector<StmtRef> &out);
+  /// How a lambda's helper takes one captured variable: one parameter (a
+  /// scalar, reference or pointer), or a struct's leaves.
+  struct CaptureParam {
+    const clang::VarDecl *var = nullptr;
+    std::vector<Var *> params;
+    bool record = false;
+  };
+  ExprRef lowerLambdaCall(const clang::CXXOperatorCallExpr *e);
+  Function *lowerLambdaFunction(const Lambda &l, const clang::CXXMethodDecl *op);
+  /// The name of `fd` in messages (a lambda's helper name).
+  std::string displayName(const clang::FunctionDecl *fd) const;
+  /// A use, inside a lambda, of a constant of the enclosing function that
+  /// the lambda does not capture; null for any other variable.
+  ExprRef outerConstant(const clang::DeclRefExpr *e);
+  /// Refuses a lambda among the arguments of a call.
+  void refuseLambdaArgs(const clang::CallExpr *e);
 
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
@@ -244,6 +290,10 @@ private:
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::map<const clang::VarDecl *, Var *> vectorSizes_; // std::vector parameters and locals
+  std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
+  std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
+  std::map<std::string, int> lambdaNameCount_;
+  std::map<const clang::FunctionDecl *, std::vector<CaptureParam>> captureParams_;
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed

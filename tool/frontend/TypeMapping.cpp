@@ -257,6 +257,9 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       if (inner && containerTypeOf(ft, ctx))
         inner = nullptr; // a std::array member is an array leaf
       if (inner) {
+        if (inner->isLambda())
+          return "member '" + field->getNameAsString() +
+                 "' is a lambda; storing a lambda in a struct is not supported";
         if (inner->isUnion() || inner->isPolymorphic() || inner->getNumBases() > 0)
           return "member '" + field->getNameAsString() + "' has a type that is not supported";
         std::string problem = self(inner, name, self);
