@@ -246,7 +246,10 @@ StmtRef Lowering::elementLoop(Var *v, ExprRef count,
   if (v->isArray() && v->dims.size() == 2)
     unsupported(clang::SourceLocation(), "internal error: filling a 2-D array");
   StmtRef loop = forStmt(decl(at, intLit(0)),
-                         binary(BinaryOp::Lt, varRef(at), convert(count, ScalarType::intType())),
+                         binary(BinaryOp::Lt, varRef(at),
+                                count->type == ScalarType::intType()
+                                    ? count
+                                    : cast(ScalarType::intType(), count)),
                          assign(varRef(at), intLit(1), AssignOp::Add),
                          block({assign(index(v, element), valueAt(varRef(at)))}));
   loop->pos = pos;
