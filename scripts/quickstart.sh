@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-samples=(lstm moe ode gmm)
+samples=(lstm moe ode gmm bundle)
 
 usage() {
   echo "usage: scripts/quickstart.sh [--prefix DIR]" >&2
