@@ -1,12 +1,15 @@
 // cgp/buffer.h - the storage of a std::vector local in generated code.
 //
 // cgp-ad lowers a kernel's `std::vector<double> v(n);` to a buffer that the
-// generated function owns: a Buffer, sized where the vector is declared and
-// then indexed and passed on like the pointer it converts to. Its elements
-// come from a per-thread pool of blocks that outlives the call, so a
-// gradient called again with the same sizes allocates nothing, as the tape
-// does. The adjoint (or tangent) of such a local is a Shadow: it takes the
-// size of its primal whenever that is sized, zero-filled.
+// generated function owns: a Buffer `v_storage`, sized where the vector is
+// declared, and a plain `double *__restrict v` that the generated code
+// indexes and passes on, pointed at the elements by refresh() after each
+// sizing (a local pointer the compiler knows to be unaliased, as fast as a
+// local array).
+// Its elements come from a per-thread pool of blocks that outlives the
+// call, so a gradient called again with the same sizes allocates nothing,
+// as the tape does. The adjoint (or tangent) of such a local is a Shadow:
+// it takes the size of its primal whenever that is sized, zero-filled.
 #ifndef CGP_BUFFER_H
 #define CGP_BUFFER_H
 
@@ -83,6 +86,8 @@ public:
     if (primal.size())
       this->zeroed(primal.size());
   }
+  Shadow(const Shadow &) = delete;
+  Shadow &operator=(const Shadow &) = delete;
   ~Shadow() { primal_.shadow_ = nullptr; }
 
 private:
@@ -91,6 +96,12 @@ private:
 
 /// Sizes the storage of a std::vector local where it is declared.
 template <class T> inline void allocate(Buffer<T> &b, std::size_t n) { b.allocate(n); }
+
+/// Points `elements` at the elements of `b`, after `b` was sized. Generated
+/// code indexes that plain pointer, which the compiler knows to be unaliased.
+template <class T> inline void refresh(Buffer<T> &b, T *__restrict &elements) {
+  elements = b.data();
+}
 
 } // namespace rt
 } // namespace cgp

@@ -17,12 +17,16 @@
 #include <vector>
 
 // CHECK-LABEL: static inline double mix_fwd(const double *x, const unsigned long x_size, double a) {
-// CHECK: cgp::rt::Buffer<double> t;
-// CHECK: cgp::rt::allocate(t, t_size);
-// CHECK: cgp_tape.push(t);
+// CHECK: double *__restrict t = nullptr;
+// CHECK-NEXT: cgp::rt::Buffer<double> t_storage;
+// CHECK: cgp::rt::allocate(t_storage, t_size);
+// CHECK-NEXT: cgp::rt::refresh(t_storage, t);
+// CHECK: cgp_tape.push(t_storage);
 // CHECK-LABEL: static inline void mix_rev(
-// CHECK: cgp::rt::Shadow<double> d_t(t);
-// CHECK: cgp_tape.pop(t);
+// CHECK: cgp::rt::Shadow<double> d_t_storage(t_storage);
+// CHECK: cgp_tape.pop(t_storage);
+// CHECK-NEXT: cgp::rt::refresh(t_storage, t);
+// CHECK-NEXT: cgp::rt::refresh(d_t_storage, d_t);
 static double mix(const std::vector<double>& x, double a) {
   std::vector<double> t(x.size());
   for (std::size_t i = 0; i < t.size(); ++i)
@@ -39,8 +43,8 @@ static void smooth(std::vector<double>& y, double k) {
 }
 
 // CHECK-LABEL: static double gmm_grad_split(
-// CHECK: cgp::rt::Buffer<double> h;
-// CHECK: cgp::rt::Shadow<double> d_h(h);
+// CHECK: cgp::rt::Buffer<double> h_storage;
+// CHECK: cgp::rt::Shadow<double> d_h_storage(h_storage);
 CGP_GRAD(x, a)
 CGP_JVP(x, a)
 double gmm(const std::vector<double>& x, double a, int n) {

@@ -126,7 +126,7 @@ ExprRef Lowering::containerElement(const clang::Expr *base, ExprRef at, const cl
     std::optional<ContainerType> outer = containerTypeOf(row->getArg(0)->getType(), ctx_);
     if (outer && outer->dims.size() == 2) {
       Var *v = memoryVar(row->getArg(0));
-      ExprRef i = lowerExpr(row->getArg(1));
+      ExprRef i = lowerIndex(row->getArg(1));
       if (v && v->isArray())
         return index(v, {i, at});
       if (v) // a parameter: a pointer to N * M elements, row after row
@@ -147,7 +147,17 @@ ExprRef Lowering::lowerContainerSubscript(const clang::CXXOperatorCallExpr *e) {
   if (e->getOperator() != clang::OO_Subscript || e->getNumArgs() != 2 ||
       !containerTypeOf(e->getArg(0)->getType(), ctx_))
     return nullptr;
-  return containerElement(e->getArg(0), lowerExpr(e->getArg(1)), e);
+  return containerElement(e->getArg(0), lowerIndex(e->getArg(1)), e);
+}
+
+ExprRef Lowering::lowerIndex(const clang::Expr *at) {
+  // operator[] and at() take a size_t: the conversion of an int index is
+  // C++'s, not the user's, and an index of any integer type reads the same
+  // element, so the IR keeps the index as written (`xc[i]`, as for arrays).
+  const clang::Expr *written = at->IgnoreImpCasts();
+  if (written->getType()->isIntegerType())
+    at = written;
+  return lowerExpr(at);
 }
 
 ExprRef Lowering::lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress) {
@@ -169,7 +179,7 @@ ExprRef Lowering::lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool w
   }
   ExprRef element;
   if (name == "at" || name == "operator[]")
-    element = containerElement(object, lowerExpr(e->getArg(0)), e);
+    element = containerElement(object, lowerIndex(e->getArg(0)), e);
   else if (name == "front")
     element = containerElement(object, intLit(0), e);
   else if (name == "back")
@@ -394,6 +404,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
   out.push_back(decl(data));
   out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
                             {wholeVarRef(data), varRef(size)})));
+  out.push_back(refreshElements(data));
   for (size_t i = 0; i < listed.size(); ++i)
     out.push_back(assign(index(data, {intLit(static_cast<int64_t>(i))}),
                          convert(lowerExpr(listed[i]), c.elem)));

@@ -208,6 +208,8 @@ private:
   /// The element `at` of the container `base` (a row of a nested std::array
   /// too), as an lvalue; `whole` is the expression, for messages.
   ExprRef containerElement(const clang::Expr *base, ExprRef at, const clang::Expr *whole);
+  /// The index of `v[i]` or `v.at(i)`, without the conversion to size_t.
+  ExprRef lowerIndex(const clang::Expr *at);
   /// `v[i]` on a container, or null for other operator calls.
   ExprRef lowerContainerSubscript(const clang::CXXOperatorCallExpr *e);
   /// `v.size()`, `v.at(i)`, ...: null when `e` is not a container's method.

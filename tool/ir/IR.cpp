@@ -312,6 +312,19 @@ StmtRef push(ExprRef value) {
   return s;
 }
 
+StmtRef refreshElements(Var *v) {
+  return eval(opaque("cgp::rt::refresh", ScalarType::voidType(),
+                     {wholeVarRef(v), address(v, intLit(0))}));
+}
+
+bool isRefresh(const StmtRef &s, Var *&v) {
+  if (!s || s->kind != StmtKind::Eval || s->value->kind != ExprKind::Opaque ||
+      s->value->calleeName != "cgp::rt::refresh")
+    return false;
+  v = s->value->operands[0]->var;
+  return true;
+}
+
 StmtRef raw(std::string text) {
   StmtRef s = make(StmtKind::Raw);
   s->text = std::move(text);

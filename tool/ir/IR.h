@@ -285,6 +285,12 @@ StmtRef returnStmt(ExprRef value = nullptr);
 StmtRef comment(std::string text);
 StmtRef push(ExprRef value);
 StmtRef raw(std::string text);
+/// `cgp::rt::refresh(v_storage, v);`: points the elements' pointer of a
+/// std::vector local (Var::ownsStorage) at its Buffer's elements, after the
+/// Buffer was sized.
+StmtRef refreshElements(Var *v);
+/// True for refreshElements' statements; sets `v` to the local.
+bool isRefresh(const StmtRef &s, Var *&v);
 
 /// A Block that stays a block (its own C++ scope) inside another one.
 StmtRef scope(std::vector<StmtRef> stmts);

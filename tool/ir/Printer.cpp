@@ -146,6 +146,8 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     break;
   case ExprKind::VarRef:
     s = namer_.name(e->var);
+    if (e->var->ownsStorage)
+      s += "_storage"; // a std::vector local as a whole: its Buffer
     break;
   case ExprKind::Index:
     s = namer_.name(e->var);
@@ -267,9 +269,16 @@ std::string Printer::referent(const ExprRef &address) const {
 
 std::string Printer::declarator(const Var *v, bool restrictPointer) const {
   std::string s;
-  if (v->ownsStorage)
-    return std::string(v->shadowOf ? "cgp::rt::Shadow<" : "cgp::rt::Buffer<") + v->elem.spelling +
-           "> " + namer_.name(v);
+  if (v->ownsStorage) {
+    // The elements' pointer, then the Buffer (or Shadow) that owns them and
+    // keeps the pointer at them.
+    std::string name = namer_.name(v);
+    std::string owner = v->shadowOf ? "cgp::rt::Shadow<" + v->elem.spelling + "> " + name +
+                                          "_storage(" + namer_.name(v->shadowOf) + "_storage)"
+                                    : "cgp::rt::Buffer<" + v->elem.spelling + "> " + name +
+                                          "_storage";
+    return v->elem.spelling + " *__restrict " + name + " = nullptr; " + owner;
+  }
   if (v->isConst)
     s += "const ";
   s += v->elem.spelling;
@@ -301,8 +310,8 @@ std::string Printer::inlineStmt(const StmtRef &s) const {
     return "";
   switch (s->kind) {
   case StmtKind::Decl:
-    if (s->var->ownsStorage && s->value) // a Shadow of its primal
-      return declarator(s->var) + "(" + expr(s->value, PrecLowest) + ")";
+    if (s->var->ownsStorage) // a Shadow names its primal itself
+      return declarator(s->var);
     return declarator(s->var) + (s->value ? " = " + expr(s->value, PrecLowest) : "");
   case StmtKind::Assign: {
     const ExprRef &rhs = s->value;

@@ -14,6 +14,25 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
   return m.newVar(v);
 }
 
+void refreshShadows(StmtRef &body, const std::function<Var *(const Var *)> &shadowFor) {
+  forEachStmt(body, [&](const StmtRef &s) {
+    auto fix = [&](std::vector<StmtRef> &list) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        Var *v = nullptr;
+        if (!isRefresh(list[i], v))
+          continue;
+        if (Var *shadow = shadowFor(v)) {
+          list.insert(list.begin() + static_cast<long>(i) + 1, refreshElements(shadow));
+          ++i;
+        }
+      }
+    };
+    fix(s->stmts);
+    for (SwitchCase &c : s->cases)
+      fix(c.body);
+  });
+}
+
 Var *makeShadow(Module &m, const std::string &name, Var *primal) {
   Var *v = makeVar(m, name, primal->elem, Var::Pointer, Var::Temp, {});
   v->ownsStorage = true;

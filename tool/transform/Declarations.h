@@ -10,6 +10,7 @@
 
 #include "ir/IR.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
              Var::Origin origin, std::vector<int64_t> dims = {});
 
 /// A scalar temporary of generated code (`const` when `isConst`).
+/// After each refresh of a std::vector local's elements pointer in `body`,
+/// refreshes that of its shadow (`shadowFor(v)`, null for none) too: a
+/// Shadow is sized with its primal.
+void refreshShadows(StmtRef &body, const std::function<Var *(const Var *)> &shadowFor);
 /// The adjoint or tangent `name` of a std::vector local (Var::ownsStorage).
 Var *makeShadow(Module &m, const std::string &name, Var *primal);
 Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst = false);

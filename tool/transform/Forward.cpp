@@ -594,9 +594,17 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   std::vector<StmtRef> stmts{comment(about + ": t_<v> holds the derivative of <v> along the "
                                              "tangents of the parameters")};
   appendAll(stmts, declareUsed(f.locals, code));
-  appendAll(stmts, keepUsed(tangentDecls, code));
+  std::vector<StmtRef> keptTangents = keepUsed(tangentDecls, code);
+  appendAll(stmts, keptTangents);
   appendAll(stmts, code);
   g->body = block(stmts);
+  std::set<const Var *> declared;
+  for (const StmtRef &d : keptTangents)
+    declared.insert(d->var);
+  refreshShadows(g->body, [&](const Var *v) -> Var * {
+    auto t = tangents.find(v);
+    return t != tangents.end() && declared.count(t->second) ? t->second : nullptr;
+  });
   markUnusedParams(*g);
   return g;
 }

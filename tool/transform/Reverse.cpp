@@ -93,9 +93,24 @@ bool usesRedo(const std::vector<StmtRef> &stmts) {
 /// `cgp_tape.push(h);` for a scalar or a whole array.
 StmtRef pushVar(Var *v) { return push(wholeVarRef(v)); }
 
-/// `cgp_tape.pop(h);` for a scalar or a whole array.
+/// `cgp_tape.pop(h);` for a scalar or a whole array (a std::vector local:
+/// then its elements' pointer is set again).
 StmtRef popVar(Var *v) {
-  return eval(opaque("cgp_tape.pop", ScalarType::voidType(), {wholeVarRef(v)}));
+  StmtRef pop = eval(opaque("cgp_tape.pop", ScalarType::voidType(), {wholeVarRef(v)}));
+  return v->ownsStorage ? block({pop, refreshElements(v)}) : pop;
+}
+
+/// The declared adjoint of a std::vector local, whose elements' pointer is
+/// set again with the local's (refreshShadows), or null.
+std::function<Var *(const Var *)> declaredShadow(const AdjointMap &adj,
+                                                 const std::vector<StmtRef> &decls) {
+  std::set<const Var *> declared;
+  for (const StmtRef &d : decls)
+    if (d->kind == StmtKind::Decl)
+      declared.insert(d->var);
+  return [&adj, declared](const Var *v) -> Var * {
+    return adj.has(v) && declared.count(adj.of(v)) ? adj.of(v) : nullptr;
+  };
 }
 
 } // namespace
@@ -285,6 +300,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(returnStmt(varRef(k.result)));
   g->body = block({});
   g->body->stmts = body; // keep the sweep blocks as blocks (scopes)
+  refreshShadows(g->body, declaredShadow(adj, adjointDecls));
   markUnusedParams(*g);
 
   out.functions.push_back(g);
@@ -412,9 +428,11 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   if (usesRedo(rcode))
     rbody.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
   appendAll(rbody, declareUsed(h.locals, rcode));
-  appendAll(rbody, keepUsed(adjointDecls, rcode));
+  std::vector<StmtRef> keptAdjoints = keepUsed(adjointDecls, rcode);
+  appendAll(rbody, keptAdjoints);
   appendAll(rbody, rcode);
   rev->body = block(rbody);
+  refreshShadows(rev->body, declaredShadow(adj, keptAdjoints));
   markUnusedParams(*fwd);
   markUnusedParams(*rev);
 
