@@ -259,15 +259,22 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
-                                         std::vector<ExprRef> args) {
-  const clang::FunctionDecl *callee = e->getDirectCallee();
+                                         std::vector<ExprRef> args, unsigned skip) {
+  std::vector<const clang::Expr *> cxxArgs(e->arg_begin() + skip, e->arg_end());
+  return lowerArgList(e->getDirectCallee(), cxxArgs, e->getBeginLoc(), f, std::move(args));
+}
+
+std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
+                                            llvm::ArrayRef<const clang::Expr *> cxxArgs,
+                                            clang::SourceLocation loc, Function *f,
+                                            std::vector<ExprRef> args) {
   if (const clang::FunctionDecl *def = callee->getDefinition())
     callee = def;
-  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-    const clang::Expr *arg = e->getArg(i);
+  for (unsigned i = 0; i < cxxArgs.size(); ++i) {
+    const clang::Expr *arg = cxxArgs[i];
     const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
     if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
-      lowerRecordArgs(arg, f, record->second.vars, args); // one argument per leaf member
+      lowerRecordArgs(arg, f, record->second.vars(), args); // one argument per leaf member
       continue;
     }
     Var *param = f->params[args.size()];
@@ -303,7 +310,7 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
       const Var *out = f->params[j];
       bool writable = out->isMemory() && !out->isConst && args[j]->kind == ExprKind::Address;
       if (writable && (args[j]->var == r->var || copiedToo))
-        unsupported(e->getBeginLoc(), "passes '" + r->var->name + "' by const reference to '" +
+        unsupported(loc, "passes '" + r->var->name + "' by const reference to '" +
                                           f->name + "', which may change it through its "
                                           "parameter '" + out->name + "'; pass a copy");
     }

@@ -15,10 +15,12 @@
 #include "ir/IR.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -123,7 +125,7 @@ private:
   /// element's address for a non-const reference (a scalar variable goes
   /// through a one-element copy), a value otherwise.
   std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f,
-                                 std::vector<ExprRef> args = {});
+                                 std::vector<ExprRef> args = {}, unsigned skip = 0);
   /// `v.norm()`: a call of the method's helper, the object's members first.
   ExprRef lowerMemberCall(const clang::CXXMemberCallExpr *e);
   /// The argument of reference parameter `param` of `f` for the scalar
@@ -135,21 +137,36 @@ private:
   ExprRef bindIndices(ExprRef element, const std::string &name, std::vector<StmtRef> &out);
 
   // Struct locals (LowerRecords.cpp): one variable per leaf member.
+  /// Where one leaf of a struct lives: the variable `var` itself (a scalar,
+  /// a member array, a reference parameter) when `offset` is null, else the
+  /// element of the 1-D buffer `var` at `offset` (a scalar filled by a call,
+  /// `d_x[0]`; a member of an array of structs, `ps[i * 4 + 1]`; for a member
+  /// array, its first element).
+  struct LeafPlace {
+    Var *var = nullptr;
+    ExprRef offset;
+  };
   struct RecordLocal {
     std::vector<RecordLeaf> leaves;
-    std::vector<Var *> vars; // one per leaf
+    std::vector<LeafPlace> places; // one per leaf
+    /// The variables of a split parameter's leaves (offsets are null there).
+    std::vector<Var *> vars() const;
   };
-  /// The leaves below a struct local or one of its nested struct members:
-  /// their variables and the fields from there to each.
+  /// The leaves below a struct (a local, a parameter, an element of an
+  /// array of structs, a temporary) or one of its nested struct members:
+  /// where they live and the fields from there to each.
   struct RecordView {
-    std::vector<Var *> vars;
+    std::vector<LeafPlace> places;
     std::vector<std::vector<const clang::FieldDecl *>> fields;
     std::vector<std::vector<int64_t>> dims; // of each leaf (empty: a scalar)
   };
   const RecordLocal *recordLocal(const clang::Expr *e);
   RecordView recordView(const clang::Expr *e);
-  /// The variable of the leaf member `e` (s.a.b) names.
-  Var *memberVar(const clang::Expr *e);
+  /// The leaves of `record` below the fields `path`.
+  static RecordView subView(const RecordView &whole, const std::vector<const clang::FieldDecl *> &path);
+  static RecordView viewOf(const RecordLocal &record);
+  /// The leaf member `e` (s.a.b) names: a view of one leaf.
+  RecordView memberLeaf(const clang::Expr *e);
   StmtRef lowerRecordDecl(const clang::VarDecl *vd);
   /// Sets `to` from a braced list, an implicit constructor or another struct
   /// (`declared`: at its declaration, where default member values apply).
@@ -169,13 +186,74 @@ private:
   /// `*this` of a method, split like a `const S&` (const method) or `S&`
   /// parameter into one parameter per member, named after the members.
   void lowerThisParam(const clang::CXXMethodDecl *md, Function *f);
-  /// The value or place of a leaf variable (`s_x`, or the referent of a
-  /// reference leaf).
-  static ExprRef leafRef(Var *v);
+  /// The value or place of a scalar leaf (`s_x`, the referent of a
+  /// reference leaf, `d_x[0]`, `ps[i * 4 + 1]`).
+  static ExprRef leafRef(const LeafPlace &p);
+  static ExprRef leafRef(Var *v) { return leafRef(LeafPlace{v, nullptr}); }
+  /// The k-th element (row-major) of an array leaf.
+  static ExprRef leafElement(const LeafPlace &p, int64_t k);
+  /// The address of an array leaf's first element.
+  static ExprRef leafAddress(const LeafPlace &p);
   /// The arguments a struct argument gives the leaf parameters `params`.
   void lowerRecordArgs(const clang::Expr *arg, const Function *f, const std::vector<Var *> &params,
                        std::vector<ExprRef> &args);
+  void viewArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
+                const std::vector<Var *> &params, std::vector<ExprRef> &args);
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
+  /// `e + k`, folded where `e` ends in a constant.
+  static ExprRef plusConstant(ExprRef e, int64_t k);
+  /// Sets the elements of the 1-D member array at `place` from the braced
+  /// list `list` (missing ones zero).
+  void initElements(const LeafPlace &place, const std::vector<int64_t> &dims,
+                    const clang::Expr *list, std::vector<StmtRef> &out);
+
+  // Struct values made by calls, operators and constructors
+  // (LowerStructValues.cpp).
+  /// The expression that makes the struct `e` stands for when it is a
+  /// temporary (a call returning a struct, a constructor, a braced list),
+  /// through parentheses, conversions and copies; null for an lvalue.
+  static const clang::Expr *structRValue(const clang::Expr *e);
+  /// True when `value` (a structRValue) is made by a call: of a function
+  /// returning a struct, or of a constructor the user wrote.
+  static bool filledByCall(const clang::Expr *value);
+  /// The struct `e` gives as a value: a variable's or member's leaves, or a
+  /// temporary holding the value of a struct rvalue, made by statements run
+  /// before the current statement.
+  RecordView structValue(const clang::Expr *e);
+  /// The view of a struct argument or initialiser (a copy made for a
+  /// by-value parameter stands for what it copies).
+  RecordView valueView(const clang::Expr *e);
+  /// A fresh struct local of type `t`; `boxed`: its scalar leaves are
+  /// one-element arrays (`d_x[1]`), so that a call can write them.
+  RecordLocal newTemporary(clang::QualType t, const std::string &name, clang::SourceLocation loc,
+                           bool boxed, std::vector<StmtRef> &out);
+  /// The statements that fill the fresh struct `to` by the call `value`.
+  void fillByCall(const RecordView &to, const clang::Expr *value, std::vector<StmtRef> &out);
+  /// `Vec3 d = a - b;`, `Vec3 v(1, 2, 3);`: `d`'s leaves are filled by the call.
+  StmtRef lowerFilledDecl(const clang::VarDecl *vd, const clang::Expr *value);
+  /// A call of a helper the user wrote: a free function, a method (the
+  /// object's members first), an operator, a constructor (the object being
+  /// built first); `result`: the struct the call fills, passed last.
+  ExprRef lowerUserCall(const clang::Expr *e, ScalarType type, const RecordView *result);
+  /// `a[i]`, `a * b`: a call of an operator the user wrote, of scalar value.
+  ExprRef lowerOperatorCall(const clang::CXXOperatorCallExpr *e);
+  /// A call as a statement whose struct value is dropped (`acc += f;`).
+  StmtRef lowerStructCallStmt(const clang::CallExpr *e);
+  /// The return of a function returning a struct: its value into the result.
+  StmtRef lowerStructReturn(const clang::ReturnStmt *s);
+  /// A constructor's member initialisers, default member values included.
+  void lowerMemberInits(const clang::CXXConstructorDecl *ctor, std::vector<StmtRef> &out);
+  /// The name of the function a call calls, for messages.
+  static std::string calleeName(const clang::CallExpr *c);
+  /// The arguments of `callee` from `cxxArgs` (see lowerArgs).
+  std::vector<ExprRef> lowerArgList(const clang::FunctionDecl *callee,
+                                    llvm::ArrayRef<const clang::Expr *> cxxArgs,
+                                    clang::SourceLocation loc, Function *f,
+                                    std::vector<ExprRef> args);
+
+  // Arrays of structs (LowerStructArrays.cpp).
+  /// `ps[i]` on an array of structs: the view of that element.
+  std::optional<RecordView> structElement(const clang::Expr *e);
 
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
@@ -206,6 +284,13 @@ private:
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
+  /// Functions returning a struct: their result, out parameters last.
+  std::map<const clang::FunctionDecl *, RecordLocal> resultRecords_;
+  /// Methods returning a reference to their object (`operator+=`).
+  std::set<const clang::FunctionDecl *> returnThis_;
+  /// Inside an operand that C++ may not evaluate (the right of `&&`, `||`,
+  /// an arm of `?:`): no statement can run before it.
+  int lazy_ = 0;
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed

@@ -79,6 +79,10 @@ struct Var {
   /// or a Scalar whose declaration says `const double &s`. Printing only: the
   /// analyses see a pointer or a scalar.
   bool isReference = false;
+  /// A scalar held in a one-element array so that a call can write it
+  /// through a reference parameter (a member of a struct that a call
+  /// fills, `d_x[0]`); split back into scalars, it keeps its name.
+  bool isBox = false;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }
