@@ -74,6 +74,20 @@ const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator
   return at;
 }
 
+/// A member of struct `t` (nested ones too) whose type has a default
+/// constructor the user wrote, which default initialisation would call.
+const clang::FieldDecl *memberWithConstructor(clang::QualType t) {
+  const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd)
+    return nullptr;
+  for (const clang::FieldDecl *field : rd->fields())
+    if (const clang::CXXRecordDecl *inner = field->getType()->getAsCXXRecordDecl()) {
+      if (inner->hasUserProvidedDefaultConstructor() || memberWithConstructor(field->getType()))
+        return field;
+    }
+  return nullptr;
+}
+
 } // namespace
 
 const Lowering::RecordLocal *Lowering::recordLocal(const clang::Expr *e) {
@@ -226,6 +240,11 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
   if (!init || construct) {
     // Default initialisation: default member initialisers, the rest left
     // as it is (or zero, for `S s{}` and `S()`).
+    if (construct)
+      if (const clang::FieldDecl *built = memberWithConstructor(init->getType()))
+        unsupported(init, "default-initialising '" + init->getType().getAsString() +
+                              "', whose member '" + built->getNameAsString() +
+                              "' has a constructor, is not supported; initialise it with braces");
     bool zeroAll = construct && construct->requiresZeroInitialization();
     for (size_t i = 0; i < n; ++i) {
       bool found = false;
