@@ -79,6 +79,10 @@ private:
 
 bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
   clang::QualType record = p->getType().getNonReferenceType();
+  if (record->isPointerType()) // an array of structs too
+    record = record->getPointeeType();
+  else if (record->isArrayType())
+    record = ctx.getBaseElementType(record);
   if (record->isRecordType()) { // a struct with floating members
     std::vector<RecordLeaf> leaves;
     if (!flattenRecord(record, ctx, leaves).empty())

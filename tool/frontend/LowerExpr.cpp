@@ -296,7 +296,10 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
     if (leaf.places[0].offset) {
       if (leaf.dims[0].size() != 1)
         unsupported(e, "two-dimensional member arrays of an array of structs are not supported");
-      return index(leaf.places[0].var, {binary(BinaryOp::Add, leaf.places[0].offset, idx)});
+      const ExprRef &at = leaf.places[0].offset;
+      return index(leaf.places[0].var, {idx->kind == ExprKind::IntLit
+                                            ? plusConstant(at, idx->intValue)
+                                            : binary(BinaryOp::Add, at, idx)});
     }
   }
   if (Var *v = memoryVar(base)) {
@@ -482,6 +485,9 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
       const clang::Expr *off = lhsPtr ? bo->getRHS() : bo->getLHS();
       ExprRef base = lowerAddress(ptr);
       ExprRef offset = lowerExpr(off);
+      if (int64_t stride = strideOf(base->var);
+          stride && ptr->getType()->getPointeeType()->isRecordType())
+        offset = binary(BinaryOp::Mul, offset, intLit(stride)); // ps + k: k structs on
       if (bo->getOpcode() == clang::BO_Sub)
         offset = unary(UnaryOp::Neg, offset);
       const ExprRef &old = base->operands[0];
@@ -495,6 +501,8 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     // const pointer parameter) assigns nothing.
     const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
     const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
+    if (const StructArray *a = subscript ? structArrayOf(subscript->getBase()) : nullptr)
+      return leafAddress(elementView(*a, lowerExpr(subscript->getIdx())).places[0]); // &ps[k]
     ExprRef element = subscript ? lowerSubscript(subscript) : lowerLValue(sub);
     if (element->kind == ExprKind::Index)
       return elementAddress(element);

@@ -74,9 +74,11 @@ const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator
   return at;
 }
 
+} // namespace
+
 /// A member of struct `t` (nested ones too) whose type has a default
 /// constructor the user wrote, which default initialisation would call.
-const clang::FieldDecl *memberWithConstructor(clang::QualType t) {
+const clang::FieldDecl *Lowering::memberWithConstructor(clang::QualType t) {
   const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd)
     return nullptr;
@@ -87,8 +89,6 @@ const clang::FieldDecl *memberWithConstructor(clang::QualType t) {
     }
   return nullptr;
 }
-
-} // namespace
 
 const Lowering::RecordLocal *Lowering::recordLocal(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
@@ -109,8 +109,13 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
     const auto *field = llvm::dyn_cast<clang::FieldDecl>(me->getMemberDecl());
     if (!field)
       unsupported(me, "calls of member functions are not supported");
-    if (me->isArrow() && !llvm::isa<clang::CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()))
-      unsupported(me, "members reached through a pointer ('->') are not supported");
+    if (me->isArrow() && !llvm::isa<clang::CXXThisExpr>(me->getBase()->IgnoreParenImpCasts())) {
+      path.insert(path.begin(), field);
+      if (const StructArray *a = structArrayOf(me->getBase())) // ps->x is ps[0].x
+        return subView(elementView(*a, intLit(0)), path);
+      unsupported(me, "members reached through a pointer ('->') are supported only on arrays of "
+                      "structs");
+    }
     path.insert(path.begin(), field);
     at = me->getBase()->IgnoreParenImpCasts();
   }
@@ -419,6 +424,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
       // read-only here, so that the callee cannot change the caller's.
       v.shape = Var::Pointer;
       v.isConst = !inOut;
+      v.extent = leaf.dims[0];
     } else if (inOut) {
       v.shape = Var::Pointer;
       v.isReference = true;
@@ -455,6 +461,19 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
   SplitParam split;
   split.index = index;
   split.name = p->getNameAsString();
+  if (auto array = structArrays_.find(p); array != structArrays_.end()) {
+    // An array of structs: one pointer to them as a flat buffer.
+    clang::QualType element = t->isPointerType() ? t->getPointeeType()
+                                                 : ctx_.getAsArrayType(t)->getElementType();
+    split.type = globalName(element->getAsCXXRecordDecl());
+    split.isConst = element.isConstQualified();
+    split.inOut = !split.isConst;
+    split.flat = true;
+    split.stride = array->second.stride;
+    split.leaves.push_back({array->second.buffer, "", true});
+    f->splitKernelParams.push_back(split);
+    return;
+  }
   split.type = globalName(record->getAsCXXRecordDecl());
   split.isConst = record.isConstQualified();
   split.byReference = t->isReferenceType();

@@ -191,6 +191,18 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
 
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
+    clang::QualType pt = p->getType();
+    if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
+        (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
+      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
+                                          "': struct parameters of kernel templates are not "
+                                          "supported yet");
+      lowerStructArrayParam(p, f); // const Particle* ps
+      if (fd->getCanonicalDecl() == kernelDecl_)
+        describeSplitParam(p, static_cast<int>(i), f);
+      continue;
+    }
     if (p->getType().getNonReferenceType()->isRecordType()) {
       if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
         unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
@@ -450,8 +462,13 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
                                        "' are not supported");
+  if (vd->getType()->isReferenceType() && vd->getType().getNonReferenceType()->isRecordType())
+    return lowerRecordReference(vd);
   if (vd->getType()->isReferenceType())
     return lowerReferenceDecl(vd);
+  if (vd->getType()->isArrayType() &&
+      ctx_.getBaseElementType(vd->getType())->isRecordType())
+    return lowerStructArrayDecl(vd);
   if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda())
     return lowerRecordDecl(vd);
   if (vd->getType()->isPointerType())

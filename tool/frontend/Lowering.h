@@ -200,6 +200,9 @@ private:
   void viewArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
                 const std::vector<Var *> &params, std::vector<ExprRef> &args);
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
+  /// A member of struct `t` (nested ones too) whose type has a default
+  /// constructor the user wrote, which default initialisation would call.
+  static const clang::FieldDecl *memberWithConstructor(clang::QualType t);
   /// `e + k`, folded where `e` ends in a constant.
   static ExprRef plusConstant(ExprRef e, int64_t k);
   /// Sets the elements of the 1-D member array at `place` from the braced
@@ -252,8 +255,33 @@ private:
                                     std::vector<ExprRef> args);
 
   // Arrays of structs (LowerStructArrays.cpp).
+  /// An array of structs, seen as a flat buffer of their one floating type:
+  /// element i's leaf l is `buffer[i * stride + offsets[l]]`.
+  struct StructArray {
+    Var *buffer = nullptr;
+    std::vector<RecordLeaf> leaves;
+    std::vector<int64_t> offsets; // of each leaf inside an element
+    int64_t stride = 0;           // scalars per element
+  };
+  /// The layout of struct `t` as an element of an array (`what` names the
+  /// variable in messages); refuses structs with members of several types.
+  StructArray structArrayLayout(clang::QualType t, const std::string &what,
+                                clang::SourceLocation loc);
+  /// `const S* ps`, `S* ps`, `S ps[]`: one pointer to the flat buffer.
+  void lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f);
+  /// `S ps[N];`: a flat local array, initialised element by element.
+  StmtRef lowerStructArrayDecl(const clang::VarDecl *vd);
+  /// The array of structs `e` names (a parameter or local), or null.
+  const StructArray *structArrayOf(const clang::Expr *e);
+  /// The view of element `index` of `a`.
+  RecordView elementView(const StructArray &a, ExprRef index);
   /// `ps[i]` on an array of structs: the view of that element.
   std::optional<RecordView> structElement(const clang::Expr *e);
+  /// `const S& p = ps[i];`, `S& b = c;`: `p` stands for that struct, its
+  /// index bound once.
+  StmtRef lowerRecordReference(const clang::VarDecl *vd);
+  /// Scalars per element of the flat buffer `v` (0: not an array of structs).
+  int64_t strideOf(const Var *v) const;
 
   Var *varFor(const clang::VarDecl *vd, clang::SourceLocation use);
   Var *memoryVar(const clang::Expr *e); // the array/pointer a base names
@@ -283,6 +311,7 @@ private:
   std::map<const clang::VarDecl *, Var *> vars_;
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
+  std::map<const clang::VarDecl *, StructArray> structArrays_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   /// Functions returning a struct: their result, out parameters last.
   std::map<const clang::FunctionDecl *, RecordLocal> resultRecords_;

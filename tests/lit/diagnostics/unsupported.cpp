@@ -31,6 +31,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_LAZY 2>&1 | FileCheck %s --check-prefix=STRUCT_LAZY
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRETURN_REF 2>&1 | FileCheck %s --check-prefix=RETURN_REF
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_KERNEL 2>&1 | FileCheck %s --check-prefix=STRUCT_KERNEL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_ARRAY_MIXED 2>&1 | FileCheck %s --check-prefix=STRUCT_ARRAY_MIXED
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <cmath>
@@ -273,6 +274,12 @@ CGP_GRAD(x) double k(double x) {
   return v.add(w).x;
   // RETURN_REF: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': the struct that 'add' returns by reference can only be ignored; call it as a statement of its own
 }
+#endif
+
+#ifdef STRUCT_ARRAY_MIXED
+struct Tagged { double v; int id; };
+CGP_GRAD(ts) double k(const Tagged *ts, int n) { return ts[0].v * n; }
+// STRUCT_ARRAY_MIXED: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'ts': arrays of 'Tagged' are supported only when every member has one floating type; member 'id' is 'int'
 #endif
 
 #ifdef STRUCT_KERNEL
