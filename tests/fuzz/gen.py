@@ -1618,6 +1618,10 @@ class Gen:
         self.srate = z.choice([0.1, 0.2, 0.3]) if self.sdefs else 0.0
         self.sid = z.random() < 0.5  # kN_B has an int member (no adjoint)
         self.sparams = []  # (kind, name, type) of struct kernel parameters
+        # Operators and functions returning structs come from a fourth stream, so that kernels
+        # without them keep the code they had (seeds whose r4 says no draw nothing more).
+        z4 = self.r4 = random.Random(self.seed * 15485863 + 29)
+        self.sops = self.sdefs and z4.random() < 0.6
 
     # ---------------------------------------------------------------- lambdas
     # Lambdas in the kernel (not in helpers): captureless ones, `[&]` ones that read the
@@ -1741,8 +1745,21 @@ class Gen:
                "  %s dot(const %s& o) const { return x * o.x + y * o.y + z * o.z; }" % (T, V),
                "  %s e() const { return dot(*this); }" % T,
                "  void scale(%s s) {" % T,
-               "    x *= s;", "    y *= s;", "    z *= s;", "  }",
-               "};",
+               "    x *= s;", "    y *= s;", "    z *= s;", "  }"]
+        if self.sops:
+            out += ["  %s operator+(const %s& o) const { return {x + o.x, y + o.y, z + o.z}; }" % (V, V),
+                    "  %s operator*(%s s) const { return %s{x * s, y * s, z * s}; }" % (V, T, V),
+                    "  %s& operator+=(const %s& o) {" % (V, V),
+                    "    x += o.x;", "    y += o.y;", "    z += o.z;", "    return *this;", "  }"]
+        out += ["};"]
+        if self.sops:
+            out += ["static %s operator-(const %s& a, const %s& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }"
+                    % (V, V, V),
+                    "static %s %s_mix(const %s& a, const %s& b, %s t) {" % (V, self.name, V, V, T),
+                    "  %s d = a * (%s - t) + b * t;" % (V, L(1.0)),
+                    "  return d;",
+                    "}"]
+        out += [
                "struct %s {" % B,
                "  %s pos;" % V,
                "  %s vel{};" % V,
@@ -1973,6 +1990,35 @@ class Gen:
         out += self.acc_line(outer, self.sread(sc))
         if self.chance(0.5):
             out += self.acc_line(outer, Bin("*", self.sread(sc), self.var_leaf(sc)))
+        if self.sops:
+            out += self.struct_values(sc, outer)
+        return out
+
+    def struct_values(self, sc, outer):
+        """Operators and functions returning structs on V (decisions from the fourth stream)."""
+        z4 = self.r4
+        out = []
+        for _ in range(z4.randint(0, 2)):
+            Vs = [s[0] for s in sc.structs if s[1] == "V"]
+            WV = [s[0] for s in sc.structs if s[1] == "V" and s[2]]
+            a, b = z4.choice(Vs), z4.choice(Vs)
+            t = Lit(round(z4.uniform(0.2, 0.9), 2))
+            k = z4.choice(["chain", "pluseq", "decl", "norm", "mix"])
+            apart = [w for w in WV if w != b and not w.startswith(b + ".") and not b.startswith(w + ".")]
+            if k == "chain" and WV:
+                out.append(Line("%s = %s + %s * %s;", z4.choice(WV), a, b, t))
+            elif k == "pluseq" and apart:
+                out.append(Line("%s += %s * %s;", z4.choice(apart), b, t))
+            elif k == "decl":
+                name = self.fresh("sd")
+                out.append(Decl("%s %s = %s - %s * %s;", TName(self, "V"), name, a, b, t))
+                self.add_struct(sc, name, "V", True)
+            elif k == "norm":
+                out += self.acc_line(outer, RawF(lambda c, a=a, b=b: "(%s - %s).norm()" % (a, b), 10.0))
+            else:
+                n = self.name
+                out += self.acc_line(outer, Bin("/", RawF(lambda c, a=a, b=b, t=t: "%s_mix(%s, %s, %s).e()"
+                                                          % (n, a, b, t.r(c)), 27.0), Lit(10.0)))
         return out
 
     # -- helpers

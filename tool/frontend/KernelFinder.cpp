@@ -81,6 +81,10 @@ bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) 
   clang::QualType record = p->getType().getNonReferenceType();
   if (auto c = containerTypeOf(record, ctx))
     return c->elem.isFloating();
+  if (record->isPointerType()) // an array of structs too
+    record = record->getPointeeType();
+  else if (record->isArrayType())
+    record = ctx.getBaseElementType(record);
   if (record->isRecordType()) { // a struct with floating members
     std::vector<RecordLeaf> leaves;
     if (!flattenRecord(record, ctx, leaves).empty())

@@ -259,17 +259,24 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
-                                         std::vector<ExprRef> args, unsigned firstArg) {
-  const clang::FunctionDecl *callee = e->getDirectCallee();
+                                         std::vector<ExprRef> args, unsigned skip) {
+  std::vector<const clang::Expr *> cxxArgs(e->arg_begin() + skip, e->arg_end());
+  return lowerArgList(e->getDirectCallee(), cxxArgs, e->getBeginLoc(), f, std::move(args));
+}
+
+std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
+                                            llvm::ArrayRef<const clang::Expr *> cxxArgs,
+                                            clang::SourceLocation loc, Function *f,
+                                            std::vector<ExprRef> args) {
   if (const clang::FunctionDecl *def = callee->getDefinition())
     callee = def;
-  for (unsigned i = 0; i + firstArg < e->getNumArgs(); ++i) {
-    const clang::Expr *arg = e->getArg(i + firstArg);
+  for (unsigned i = 0; i < cxxArgs.size(); ++i) {
+    const clang::Expr *arg = cxxArgs[i];
     const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
     if (cxxParam && lowerContainerArg(arg, cxxParam, args))
       continue; // a std::vector or std::array: its elements (and size)
     if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
-      lowerRecordArgs(arg, f, record->second.vars, args); // one argument per leaf member
+      lowerRecordArgs(arg, f, record->second.vars(), args); // one argument per leaf member
       continue;
     }
     Var *param = f->params[args.size()];
@@ -302,11 +309,11 @@ std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,
     // A scalar variable: through a one-element array, copied back after.
     args.push_back(referenceCopy(element->var, f, param, arg));
   }
-  checkConstReferenceArgs(e, f, args);
+  checkConstReferenceArgs(loc, f, args);
   return args;
 }
 
-void Lowering::checkConstReferenceArgs(const clang::CallExpr *e, const Function *f,
+void Lowering::checkConstReferenceArgs(clang::SourceLocation loc, const Function *f,
                                        const std::vector<ExprRef> &args) {
   // A const reference is passed by value: exact unless it refers to a
   // variable or element (not a temporary) that the callee could change
@@ -324,7 +331,7 @@ void Lowering::checkConstReferenceArgs(const clang::CallExpr *e, const Function 
       const Var *out = f->params[j];
       bool writable = out->isMemory() && !out->isConst && args[j]->kind == ExprKind::Address;
       if (writable && (args[j]->var == r->var || copiedToo))
-        unsupported(e->getBeginLoc(), "passes '" + r->var->name + "' by const reference to '" +
+        unsupported(loc, "passes '" + r->var->name + "' by const reference to '" +
                                           f->name + "', which may change it through its "
                                           "parameter '" + out->name + "'; pass a copy");
     }

@@ -165,8 +165,10 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   case clang::Stmt::ConditionalOperatorClass: {
     const auto *co = llvm::cast<clang::ConditionalOperator>(e);
     ExprRef c = lowerExpr(co->getCond());
+    ++lazy_; // only one arm runs
     ExprRef a = lowerExpr(co->getTrueExpr());
     ExprRef b = lowerExpr(co->getFalseExpr());
+    --lazy_;
     ScalarType t = scalarType(e->getType(), e->getBeginLoc());
     return select(c, convert(a, t), convert(b, t));
   }
@@ -200,14 +202,14 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
       return lowerLambdaCall(op);
     if (ExprRef element = lowerContainerSubscript(op))
       return element;
-    unsupported(e, "calls of overloaded operators are not supported");
+    return lowerOperatorCall(op);
   }
   case clang::Stmt::MemberExprClass: {
-    Var *v = memberVar(e);
-    if (v->isMemory() && !v->isReference)
-      unsupported(e, "'" + v->name + "' is an array member; it can only be indexed or passed "
-                                     "to a function");
-    return leafRef(v);
+    RecordView leaf = memberLeaf(e);
+    if (!leaf.dims[0].empty())
+      unsupported(e, "'" + leaf.places[0].var->name + "' is an array member; it can only be "
+                                                      "indexed or passed to a function");
+    return leafRef(leaf.places[0]);
   }
   default:
     break;
@@ -280,8 +282,9 @@ ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
 Var *Lowering::memoryVar(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
   if (llvm::isa<clang::MemberExpr>(e)) {
-    Var *v = memberVar(e);
-    return v->isMemory() && !v->isReference ? v : nullptr;
+    RecordView leaf = memberLeaf(e);
+    Var *v = leaf.places[0].var;
+    return !leaf.places[0].offset && v->isMemory() && !v->isReference ? v : nullptr;
   }
   if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
     if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl())) {
@@ -297,6 +300,18 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
   const clang::Expr *base = e->getBase()->IgnoreParens();
   if (const Alias *p = pointerAlias(base))
     return index(p->base, {binary(BinaryOp::Add, varRef(p->offset), idx)});
+  if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(base->IgnoreParenImpCasts())) {
+    // A member array inside a buffer: ps[i].hist[k] is ps[i * 7 + 4 + k].
+    RecordView leaf = memberLeaf(member);
+    if (leaf.places[0].offset) {
+      if (leaf.dims[0].size() != 1)
+        unsupported(e, "two-dimensional member arrays of an array of structs are not supported");
+      const ExprRef &at = leaf.places[0].offset;
+      return index(leaf.places[0].var, {idx->kind == ExprKind::IntLit
+                                            ? plusConstant(at, idx->intValue)
+                                            : binary(BinaryOp::Add, at, idx)});
+    }
+  }
   if (Var *v = memoryVar(base)) {
     if (v->isArray() && v->dims.size() == 2)
       unsupported(e, "'" + v->name + "' has two dimensions; index it as " + v->name + "[i][j]");
@@ -340,10 +355,10 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
              uo && uo->getOpcode() == clang::UO_Deref) {
     lv = lowerUnary(uo);
   } else if (llvm::isa<clang::MemberExpr>(inner)) {
-    Var *v = memberVar(inner);
-    if (v->isMemory() && !v->isReference)
+    RecordView leaf = memberLeaf(inner);
+    if (!leaf.dims[0].empty())
       unsupported(e, "an array member cannot be assigned as a whole");
-    lv = leafRef(v);
+    lv = leafRef(leaf.places[0]);
   } else {
     unsupported(e, "this assignment target is not supported");
   }
@@ -437,7 +452,10 @@ ExprRef Lowering::lowerBinary(const clang::BinaryOperator *e) {
   if (it == ops.end())
     unsupported(e, "this binary operator is not supported");
   ExprRef a = lowerExpr(e->getLHS());
+  bool lazy = e->getOpcode() == clang::BO_LAnd || e->getOpcode() == clang::BO_LOr;
+  lazy_ += lazy; // the right of && and || may not run
   ExprRef b = lowerExpr(e->getRHS());
+  lazy_ -= lazy;
   ExprRef out = binary(it->second, a, b);
   // Keep the type Clang computed (shifts take the left operand's type, for
   // instance, and predicates are bool).
@@ -455,6 +473,11 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
   if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(inner)) {
     if (ice->getCastKind() == clang::CK_ArrayToPointerDecay) {
       const clang::Expr *arr = ice->getSubExpr()->IgnoreParens();
+      if (const auto *member = llvm::dyn_cast<clang::MemberExpr>(arr->IgnoreParenImpCasts())) {
+        RecordView leaf = memberLeaf(member);
+        if (leaf.places[0].offset && !leaf.dims[0].empty())
+          return leafAddress(leaf.places[0]); // ps[i].hist
+      }
       if (Var *v = memoryVar(arr))
         return address(v, intLit(0));
       // The row a[i] of a 2-D array.
@@ -479,6 +502,9 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
       const clang::Expr *off = lhsPtr ? bo->getRHS() : bo->getLHS();
       ExprRef base = lowerAddress(ptr);
       ExprRef offset = lowerExpr(off);
+      if (int64_t stride = strideOf(base->var);
+          stride && ptr->getType()->getPointeeType()->isRecordType())
+        offset = binary(BinaryOp::Mul, offset, intLit(stride)); // ps + k: k structs on
       if (bo->getOpcode() == clang::BO_Sub)
         offset = unary(UnaryOp::Neg, offset);
       const ExprRef &old = base->operands[0];
@@ -492,6 +518,8 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     // const pointer parameter) assigns nothing.
     const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
     const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
+    if (const StructArray *a = subscript ? structArrayOf(subscript->getBase()) : nullptr)
+      return leafAddress(elementView(*a, lowerExpr(subscript->getIdx())).places[0]); // &ps[k]
     ExprRef element = subscript ? lowerSubscript(subscript) : lowerPlace(sub);
     if (element->kind == ExprKind::Index)
       return elementAddress(element);

@@ -296,7 +296,7 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
       if (c.byReference)
         t = ctx_.getLValueReferenceType(t);
       RecordLocal leaves = splitRecordParam(vd->getNameAsString(), t, vd->getLocation(), f);
-      cp.params = leaves.vars;
+      cp.params = leaves.vars();
       cp.record = true;
       records_[vd] = leaves;
       params.push_back(cp);
@@ -403,7 +403,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
     op = llvm::cast<clang::CXXMethodDecl>(def);
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
   Function *f = lowerLambdaFunction(*l, op);
-  std::vector<ExprRef> args = lowerArgs(e, f, {}, /*firstArg=*/1);
+  std::vector<ExprRef> args = lowerArgs(e, f, {}, /*skip=*/1);
   for (const CaptureParam &cp : captureParams_.at(op)) {
     const LambdaCapture *c = nullptr;
     for (const LambdaCapture &each : l->captures)
@@ -411,14 +411,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
         c = &each;
     const clang::VarDecl *vd = cp.var;
     if (cp.record) {
-      const RecordLocal &r = records_.at(vd);
-      RecordView view;
-      view.vars = r.vars;
-      for (const RecordLeaf &leaf : r.leaves) {
-        view.fields.push_back(leaf.fields);
-        view.dims.push_back(leaf.dims);
-      }
-      recordArgs(view, e, f, cp.params, args);
+      viewArgs(viewOf(records_.at(vd)), e, f, cp.params, args);
       continue;
     }
     Var *param = cp.params[0];
@@ -469,7 +462,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
                                           f->params[j]->name + "'; this aliasing is not "
                                           "supported");
   }
-  checkConstReferenceArgs(e, f, args);
+  checkConstReferenceArgs(e->getBeginLoc(), f, args);
   return call(f, resultType, args);
 }
 

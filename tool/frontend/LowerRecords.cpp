@@ -57,6 +57,8 @@ const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator
     if (const auto *dflt = llvm::dyn_cast<clang::CXXDefaultInitExpr>(at))
       at = dflt->getExpr()->IgnoreImplicit();
     const auto *l = llvm::dyn_cast<clang::InitListExpr>(at);
+    if (!l && at->getType()->isRecordType() && !llvm::isa<clang::ImplicitValueInitExpr>(at))
+      return at; // a whole nested struct given by a struct expression
     unsigned k = (*it)->getFieldIndex();
     if (!l || k >= l->getNumInits()) {
       bool found = false;
@@ -73,6 +75,20 @@ const clang::Expr *memberInit(const clang::Expr *init, FieldPath::const_iterator
 }
 
 } // namespace
+
+/// A member of struct `t` (nested ones too) whose type has a default
+/// constructor the user wrote, which default initialisation would call.
+const clang::FieldDecl *Lowering::memberWithConstructor(clang::QualType t) {
+  const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
+  if (!rd)
+    return nullptr;
+  for (const clang::FieldDecl *field : rd->fields())
+    if (const clang::CXXRecordDecl *inner = field->getType()->getAsCXXRecordDecl()) {
+      if (inner->hasUserProvidedDefaultConstructor() || memberWithConstructor(field->getType()))
+        return field;
+    }
+  return nullptr;
+}
 
 const Lowering::RecordLocal *Lowering::recordLocal(const clang::Expr *e) {
   e = e->IgnoreParenImpCasts();
@@ -93,8 +109,13 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
     const auto *field = llvm::dyn_cast<clang::FieldDecl>(me->getMemberDecl());
     if (!field)
       unsupported(me, "calls of member functions are not supported");
-    if (me->isArrow() && !llvm::isa<clang::CXXThisExpr>(me->getBase()->IgnoreParenImpCasts()))
-      unsupported(me, "members reached through a pointer ('->') are not supported");
+    if (me->isArrow() && !llvm::isa<clang::CXXThisExpr>(me->getBase()->IgnoreParenImpCasts())) {
+      path.insert(path.begin(), field);
+      if (const StructArray *a = structArrayOf(me->getBase())) // ps->x is ps[0].x
+        return subView(elementView(*a, intLit(0)), path);
+      unsupported(me, "members reached through a pointer ('->') are supported only on arrays of "
+                      "structs");
+    }
     path.insert(path.begin(), field);
     at = me->getBase()->IgnoreParenImpCasts();
   }
@@ -108,37 +129,64 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
     if (self != thisRecords_.end())
       record = &self->second;
   }
-  if (!record && llvm::isa<clang::CallExpr>(at))
-    unsupported(e, "functions and operators that return a struct are not supported yet");
-  if (!record)
-    unsupported(e, "members of structs are supported only for struct variables and parameters");
+  if (record)
+    return subView(viewOf(*record), path);
+  if (std::optional<RecordView> element = structElement(at))
+    return subView(*element, path);
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(at); c && at->isGLValue())
+    unsupported(e, "the struct that '" + calleeName(c) + "' returns by reference can only be "
+                   "ignored; call it as a statement of its own");
+  if (structRValue(at))
+    return subView(structValue(at), path);
+  unsupported(e, "members of structs are supported only for struct variables and parameters");
+}
+
+Lowering::RecordView Lowering::viewOf(const RecordLocal &record) {
   RecordView view;
-  for (size_t i = 0; i < record->leaves.size(); ++i) {
-    const RecordLeaf &leaf = record->leaves[i];
-    if (leaf.fields.size() < path.size() ||
-        !std::equal(path.begin(), path.end(), leaf.fields.begin()))
-      continue;
-    view.vars.push_back(record->vars[i]);
-    view.fields.emplace_back(leaf.fields.begin() + path.size(), leaf.fields.end());
+  view.places = record.places;
+  for (const RecordLeaf &leaf : record.leaves) {
+    view.fields.push_back(leaf.fields);
     view.dims.push_back(leaf.dims);
   }
   return view;
 }
 
-Var *Lowering::memberVar(const clang::Expr *e) {
+Lowering::RecordView Lowering::subView(const RecordView &whole, const FieldPath &path) {
+  RecordView view;
+  for (size_t i = 0; i < whole.places.size(); ++i) {
+    const FieldPath &fields = whole.fields[i];
+    if (fields.size() < path.size() || !std::equal(path.begin(), path.end(), fields.begin()))
+      continue;
+    view.places.push_back(whole.places[i]);
+    view.fields.emplace_back(fields.begin() + path.size(), fields.end());
+    view.dims.push_back(whole.dims[i]);
+  }
+  return view;
+}
+
+std::vector<Var *> Lowering::RecordLocal::vars() const {
+  std::vector<Var *> out;
+  for (const LeafPlace &p : places)
+    out.push_back(p.var);
+  return out;
+}
+
+Lowering::RecordView Lowering::memberLeaf(const clang::Expr *e) {
   RecordView view = recordView(e);
-  if (view.vars.size() != 1 || !view.fields[0].empty())
+  if (view.places.size() != 1 || !view.fields[0].empty())
     unsupported(e, "a nested struct can only be copied or assigned as a whole");
-  return view.vars[0];
+  return view;
 }
 
 StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
   std::string name = vd->getNameAsString();
+  if (const clang::Expr *value = vd->getInit() ? structRValue(vd->getInit()) : nullptr;
+      value && filledByCall(value))
+    return lowerFilledDecl(vd, value); // Vec3 d = a - b;  Vec3 v(1, 2, 3);
   RecordLocal record;
   std::string problem = flattenRecord(vd->getType(), ctx_, record.leaves);
   if (!problem.empty())
     unsupported(vd->getLocation(), "local '" + name + "': " + problem);
-  RecordView view;
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
     v.name = name + "_" + leaf.path;
@@ -147,16 +195,14 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
     v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
     v.origin = Var::Local;
     v.pos = position(vd->getLocation());
-    record.vars.push_back(module_.newVar(v));
-    view.vars.push_back(record.vars.back());
-    view.fields.push_back(leaf.fields);
-    view.dims.push_back(leaf.dims);
+    record.places.push_back({module_.newVar(v), nullptr});
   }
   records_[vd] = record;
+  RecordView view = viewOf(record);
 
   std::vector<StmtRef> out;
-  for (Var *v : view.vars)
-    out.push_back(decl(v));
+  for (const LeafPlace &p : view.places)
+    out.push_back(decl(p.var));
   const clang::Expr *init = vd->getInit();
   StmtRef body = withSideEffects([&] {
     std::vector<StmtRef> stmts;
@@ -175,10 +221,18 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     init = init->IgnoreImplicit();
     if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
       init = cleanups->getSubExpr()->IgnoreImplicit();
+    if (const clang::Expr *value = structRValue(init)) {
+      if (filledByCall(value)) {
+        copyRecord(to, structValue(value), out); // s = a - b;  return Vec3(x, y, z);
+        return;
+      }
+      init = value; // Vec3{...}
+    }
   }
   // What each leaf starts with: null (and not zero) for "left as it is".
-  std::vector<const clang::Expr *> values(to.vars.size(), nullptr);
-  std::vector<bool> zero(to.vars.size(), false);
+  size_t n = to.places.size();
+  std::vector<const clang::Expr *> values(n, nullptr);
+  std::vector<bool> zero(n, false);
   const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
   if (construct && construct->getConstructor()->isCopyOrMoveConstructor() &&
       construct->getNumArgs() == 1) {
@@ -191,8 +245,13 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
   if (!init || construct) {
     // Default initialisation: default member initialisers, the rest left
     // as it is (or zero, for `S s{}` and `S()`).
+    if (construct)
+      if (const clang::FieldDecl *built = memberWithConstructor(init->getType()))
+        unsupported(init, "default-initialising '" + init->getType().getAsString() +
+                              "', whose member '" + built->getNameAsString() +
+                              "' has a constructor, is not supported; initialise it with braces");
     bool zeroAll = construct && construct->requiresZeroInitialization();
-    for (size_t i = 0; i < to.vars.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       bool found = false;
       values[i] = memberDefault(to.fields[i], found);
       zero[i] = !values[i] && (found || zeroAll);
@@ -206,7 +265,7 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
       return;
     }
     // Walk the list along the fields, nested lists for nested structs.
-    for (size_t i = 0; i < to.vars.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       values[i] = memberInit(list, to.fields[i].begin(), to.fields[i].end());
       zero[i] = !values[i];
     }
@@ -217,13 +276,32 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     unsupported(init, "this initialisation of a struct is not supported; use braces or copy "
                       "another struct variable");
   }
-  for (size_t i = 0; i < to.vars.size(); ++i) {
-    Var *v = to.vars[i];
+  for (size_t i = 0; i < n; ++i) {
+    const LeafPlace &place = to.places[i];
+    Var *v = place.var;
     ExprRef zeroValue = v->isFloating() ? floatLit(0.0, v->elem) : intLit(0, v->elem);
-    if (v->isPointer() && !v->isReference && (values[i] || zero[i]))
-      unsupported(init, "setting the member array '" + v->name + "' of a struct parameter from "
-                        "a braced list is not supported; assign its elements");
-    if (v->isArray()) {
+    if (values[i] && values[i]->getType()->isRecordType()) {
+      // A nested struct given whole (`{p, v}`, `{Vec3(1, 2, 3), m}`): its
+      // leaves are the next ones that share this value.
+      if (i > 0 && values[i - 1] == values[i])
+        continue;
+      RecordView part;
+      for (size_t j = i; j < n && values[j] == values[i]; ++j) {
+        part.places.push_back(to.places[j]);
+        part.fields.push_back(to.fields[j]);
+        part.dims.push_back(to.dims[j]);
+      }
+      copyRecord(part, valueView(values[i]), out);
+      continue;
+    }
+    if (!to.dims[i].empty() && (place.offset || v->isPointer())) {
+      // A member array inside a buffer (an element of an array of structs)
+      // or reached through a pointer (a parameter's).
+      if (values[i] || zero[i])
+        initElements(place, to.dims[i], values[i], out);
+      continue;
+    }
+    if (v->isArray() && !place.offset) {
       if (values[i])
         appendFlat(out, lowerArrayInit(v, values[i]));
       else if (zero[i])
@@ -232,14 +310,16 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
       continue;
     }
     if (values[i])
-      out.push_back(assign(leafRef(v), convert(lowerExpr(values[i]), v->elem)));
+      out.push_back(assign(leafRef(place), convert(lowerExpr(values[i]), v->elem)));
     else if (zero[i])
-      out.push_back(assign(leafRef(v), zeroValue));
+      out.push_back(assign(leafRef(place), zeroValue));
   }
   // `p = {t, p.x, p.y};` builds the whole value before it assigns: a member
   // read after an earlier one was set must read the old value, so when one
   // does, every value goes through a temporary first.
-  std::set<const Var *> targets(to.vars.begin(), to.vars.end());
+  std::set<const Var *> targets;
+  for (const LeafPlace &p : to.places)
+    targets.insert(p.var);
   bool readsTarget = false;
   for (const StmtRef &a : out)
     forEachExpr(a->value, [&](const ExprRef &x) { readsTarget |= x->var && targets.count(x->var); });
@@ -264,10 +344,22 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
   appendAll(out, stores);
 }
 
-ExprRef Lowering::leafRef(Var *v) {
-  if (v->isPointer() && v->isReference)
-    return index(v, {intLit(0)});
-  return varRef(v);
+ExprRef Lowering::leafRef(const LeafPlace &p) {
+  if (p.offset)
+    return index(p.var, {p.offset});
+  if (p.var->isPointer() && p.var->isReference)
+    return index(p.var, {intLit(0)});
+  return varRef(p.var);
+}
+
+ExprRef Lowering::leafElement(const LeafPlace &p, int64_t k) {
+  if (p.offset)
+    return index(p.var, {plusConstant(p.offset, k)});
+  return index(p.var, p.var->isArray() ? elementAt(p.var, k) : std::vector<ExprRef>{intLit(k)});
+}
+
+ExprRef Lowering::leafAddress(const LeafPlace &p) {
+  return address(p.var, p.offset ? p.offset : intLit(0));
 }
 
 std::vector<ExprRef> Lowering::elementAt(const Var *v, int64_t k) {
@@ -278,10 +370,10 @@ std::vector<ExprRef> Lowering::elementAt(const Var *v, int64_t k) {
 
 void Lowering::copyRecord(const RecordView &to, const RecordView &from,
                           std::vector<StmtRef> &out) {
-  if (to.vars.size() != from.vars.size())
+  if (to.places.size() != from.places.size())
     throw Unsupported{clang::SourceLocation(), "internal error: structs of different shapes"};
-  for (size_t i = 0; i < to.vars.size(); ++i) {
-    Var *dst = to.vars[i], *src = from.vars[i];
+  for (size_t i = 0; i < to.places.size(); ++i) {
+    const LeafPlace &dst = to.places[i], &src = from.places[i];
     if (to.dims[i].empty()) {
       out.push_back(assign(leafRef(dst), leafRef(src)));
       continue;
@@ -290,11 +382,8 @@ void Lowering::copyRecord(const RecordView &to, const RecordView &from,
     int64_t count = 1;
     for (int64_t d : to.dims[i])
       count *= d;
-    auto at = [&](const Var *v, int64_t k) {
-      return v->isArray() ? elementAt(v, k) : std::vector<ExprRef>{intLit(k)};
-    };
     for (int64_t k = 0; k < count; ++k)
-      out.push_back(assign(index(dst, at(dst, k)), index(src, at(src, k))));
+      out.push_back(assign(leafElement(dst, k), leafElement(src, k)));
   }
 }
 
@@ -335,6 +424,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
       // read-only here, so that the callee cannot change the caller's.
       v.shape = Var::Pointer;
       v.isConst = !inOut;
+      v.extent = leaf.dims[0];
     } else if (inOut) {
       v.shape = Var::Pointer;
       v.isReference = true;
@@ -345,7 +435,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
     }
     v.paramIndex = static_cast<int>(f->params.size());
     Var *var = module_.newVar(v);
-    record.vars.push_back(var);
+    record.places.push_back({var, nullptr});
     f->params.push_back(var);
   }
   f->splitParams = true;
@@ -364,13 +454,8 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
   if (!def || !def->hasBody() || ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
     unsupported(e, "calls of member functions are supported only for methods of your own "
                    "structs whose body cgp-ad sees");
-  ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
   refuseLambdaArgs(e);
-  Function *f = lowerFunction(def);
-  std::vector<ExprRef> args;
-  if (!md->isStatic())
-    lowerRecordArgs(e->getImplicitObjectArgument(), f, thisRecords_.at(def).vars, args);
-  return call(f, resultType, lowerArgs(e, f, args));
+  return lowerUserCall(e, scalarType(e->getType(), e->getBeginLoc()), nullptr);
 }
 
 void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Function *f) {
@@ -379,6 +464,19 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
   SplitParam split;
   split.index = index;
   split.name = p->getNameAsString();
+  if (auto array = structArrays_.find(p); array != structArrays_.end()) {
+    // An array of structs: one pointer to them as a flat buffer.
+    clang::QualType element = t->isPointerType() ? t->getPointeeType()
+                                                 : ctx_.getAsArrayType(t)->getElementType();
+    split.type = globalName(element->getAsCXXRecordDecl());
+    split.isConst = element.isConstQualified();
+    split.inOut = !split.isConst;
+    split.flat = true;
+    split.stride = array->second.stride;
+    split.leaves.push_back({array->second.buffer, "", true});
+    f->splitKernelParams.push_back(split);
+    return;
+  }
   split.type = globalName(record->getAsCXXRecordDecl());
   split.isConst = record.isConstQualified();
   split.byReference = t->isReferenceType();
@@ -386,7 +484,7 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
   const RecordLocal &r = records_.at(p);
   for (size_t i = 0; i < r.leaves.size(); ++i) {
     SplitParam::Leaf leaf;
-    leaf.var = r.vars[i];
+    leaf.var = r.places[i].var;
     for (const clang::FieldDecl *field : r.leaves[i].fields)
       leaf.access += "." + field->getNameAsString();
     leaf.isArray = !r.leaves[i].dims.empty();
@@ -399,29 +497,22 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
 
 void Lowering::lowerRecordArgs(const clang::Expr *arg, const Function *f,
                                const std::vector<Var *> &params, std::vector<ExprRef> &args) {
-  const clang::Expr *source = arg->IgnoreImplicit();
-  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(source);
-      construct && construct->getNumArgs() == 1)
-    source = construct->getArg(0)->IgnoreImplicit(); // the copy made for `S s`
-  if (llvm::isa<clang::InitListExpr>(source) || llvm::isa<clang::CXXConstructExpr>(source) ||
-      llvm::isa<clang::MaterializeTemporaryExpr>(source))
-    unsupported(arg, "a struct argument must be a struct variable or member; declare the "
-                     "temporary as a local first");
-  recordArgs(recordView(source), arg, f, params, args);
+  viewArgs(valueView(arg), arg, f, params, args);
 }
 
-void Lowering::recordArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
-                          const std::vector<Var *> &params, std::vector<ExprRef> &args) {
+void Lowering::viewArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
+                        const std::vector<Var *> &params, std::vector<ExprRef> &args) {
   for (size_t j = 0; j < params.size(); ++j) {
-    Var *param = params[j], *from = view.vars[j];
+    Var *param = params[j];
+    const LeafPlace &from = view.places[j];
     if (!view.dims[j].empty()) {
-      args.push_back(address(from, intLit(0)));
+      args.push_back(leafAddress(from));
     } else if (param->isPointer()) { // a member of an `S&`
       ExprRef element = leafRef(from);
       if (element->kind == ExprKind::Index) {
         args.push_back(referenceArgument(elementAddress(element)));
       } else {
-        args.push_back(referenceCopy(from, f, param, arg));
+        args.push_back(referenceCopy(from.var, f, param, arg));
       }
     } else {
       args.push_back(convert(leafRef(from), param->elem));
@@ -437,7 +528,12 @@ StmtRef Lowering::lowerRecordAssign(const clang::CXXOperatorCallExpr *e) {
     from = temp->getSubExpr()->IgnoreImplicit();
   if (from->getType()->isRecordType() && !llvm::isa<clang::InitListExpr>(from) &&
       !llvm::isa<clang::CXXConstructExpr>(from)) {
-    copyRecord(to, recordView(from), out);
+    StmtRef body = withSideEffects([&] {
+      std::vector<StmtRef> stmts;
+      copyRecord(to, structValue(from), stmts); // b = c;  d = a + b;
+      return block(stmts);
+    });
+    appendFlat(out, body);
   } else {
     StmtRef body = withSideEffects([&] {
       std::vector<StmtRef> stmts;

@@ -19,6 +19,61 @@
 #include "clang/Basic/SourceManager.h"
 
 namespace cgp {
+namespace {
+
+/// An overloaded operator's name in words, as generated code can spell it
+/// (`operator_minus`); empty for one that is not supported.
+std::string operatorName(const clang::FunctionDecl *fd) {
+  const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  bool unary = fd->getNumParams() == (md && !md->isStatic() ? 0u : 1u);
+  const char *word = nullptr;
+  switch (fd->getOverloadedOperator()) {
+  case clang::OO_Plus: word = unary ? "pos" : "plus"; break;
+  case clang::OO_Minus: word = unary ? "neg" : "minus"; break;
+  case clang::OO_Star: word = unary ? nullptr : "times"; break;
+  case clang::OO_Slash: word = "divide"; break;
+  case clang::OO_Percent: word = "mod"; break;
+  case clang::OO_PlusEqual: word = "plus_assign"; break;
+  case clang::OO_MinusEqual: word = "minus_assign"; break;
+  case clang::OO_StarEqual: word = "times_assign"; break;
+  case clang::OO_SlashEqual: word = "divide_assign"; break;
+  case clang::OO_Subscript: word = "index"; break;
+  case clang::OO_Call: word = "call"; break;
+  case clang::OO_EqualEqual: word = "equal"; break;
+  case clang::OO_ExclaimEqual: word = "not_equal"; break;
+  case clang::OO_Less: word = "less"; break;
+  case clang::OO_Greater: word = "greater"; break;
+  case clang::OO_LessEqual: word = "less_equal"; break;
+  case clang::OO_GreaterEqual: word = "greater_equal"; break;
+  default: break;
+  }
+  if (!word)
+    return "";
+  std::string name = std::string("operator_") + word;
+  // A free operator is named after the struct it works on, as a member
+  // operator is after its class: Vec3_operator_minus.
+  if (!md)
+    for (const clang::ParmVarDecl *p : fd->parameters())
+      if (const auto *rd = p->getType().getNonReferenceType()->getAsCXXRecordDecl())
+        return rd->getNameAsString() + "_" + name;
+  return name;
+}
+
+/// Removes a `return;` that ends `body` (nested blocks followed), which
+/// changes nothing in a void function.
+void dropFinalReturn(const StmtRef &body) {
+  StmtRef s = body;
+  while (s && s->kind == StmtKind::Block && !s->stmts.empty()) {
+    const StmtRef &last = s->stmts.back();
+    if (last->kind == StmtKind::Return && !last->value) {
+      s->stmts.pop_back();
+      return;
+    }
+    s = last;
+  }
+}
+
+} // namespace
 
 void Lowering::unsupported(clang::SourceLocation loc, const std::string &what) {
   std::string where;
@@ -64,6 +119,8 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
     diag_.error(u.loc, "cannot differentiate '" + request.definition->getNameAsString() +
                            "': " + u.message);
     callStack_.clear();
+    sideEffects_ = nullptr;
+    lazy_ = 0;
     // Functions lowered halfway must not serve later kernels.
     lowered_ = before;
     custom_ = customBefore;
@@ -82,7 +139,7 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
   listed.clear();
   for (const clang::ParmVarDecl *p : request.wrt) {
     if (auto record = records_.find(p); record != records_.end()) {
-      for (Var *leaf : record->second.vars) // a struct: its floating members
+      for (Var *leaf : record->second.vars()) // a struct: its floating members
         if (leaf->isFloating())
           listed.push_back(leaf);
       continue;
@@ -95,6 +152,12 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
 Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   Function *f = module_.newFunction();
   f->name = fd->getNameAsString();
+  if (fd->isOverloadedOperator()) {
+    f->name = operatorName(fd);
+    if (f->name.empty())
+      unsupported(fd->getLocation(), "the operator '" + fd->getNameAsString() +
+                                         "' is not supported");
+  }
   f->pos = position(fd->getLocation());
   f->isStatic = fd->getStorageClass() == clang::SC_Static;
   f->isInline = fd->isInlineSpecified() || fd->isConstexpr();
@@ -110,7 +173,21 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   if (method && !method->isStatic() && !method->getParent()->isLambda())
     lowerThisParam(method, f); // *this: one parameter per member, first
   f->templateArgs = templateArguments(fd, ctx_);
-  f->returnType = scalarType(fd->getReturnType(), fd->getLocation());
+  clang::QualType ret = fd->getReturnType();
+  bool structResult = ret->isRecordType();
+  if (structResult || (ret->isReferenceType() && ret.getNonReferenceType()->isRecordType())) {
+    if (fd->getCanonicalDecl() == kernelDecl_)
+      unsupported(fd->getLocation(), "kernels that return a struct are not supported; return a "
+                                     "scalar, or write the struct into an 'S&' parameter");
+    if (!structResult && (!method || method->isStatic()))
+      unsupported(fd->getLocation(), "functions that return a reference to a struct are "
+                                     "supported only when they return '*this'");
+    if (!structResult)
+      returnThis_.insert(fd); // Vec3& operator+=(...): a void helper
+    f->returnType = ScalarType::voidType();
+  } else {
+    f->returnType = scalarType(ret, fd->getLocation());
+  }
 
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
@@ -127,6 +204,18 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     }
     if (!containerProblem.empty())
       unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + containerProblem);
+    clang::QualType pt = p->getType();
+    if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
+        (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
+      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
+                                          "': struct parameters of kernel templates are not "
+                                          "supported yet");
+      lowerStructArrayParam(p, f); // const Particle* ps
+      if (fd->getCanonicalDecl() == kernelDecl_)
+        describeSplitParam(p, static_cast<int>(i), f);
+      continue;
+    }
     if (p->getType().getNonReferenceType()->isRecordType()) {
       if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
         unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
@@ -149,6 +238,9 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     vars_[p] = var;
     f->params.push_back(var);
   }
+  if (structResult) // the result's members, by reference, last
+    resultRecords_[fd] = splitRecordParam("ret", ctx_.getLValueReferenceType(ret.getUnqualifiedType()),
+                                          fd->getLocation(), f);
   return f;
 }
 
@@ -156,6 +248,9 @@ Function *Lowering::lowerCustom(const clang::FunctionDecl *fd, const clang::Func
   auto known = custom_.find(fd->getCanonicalDecl());
   if (known != custom_.end())
     return known->second;
+  if (fd->getReturnType().getNonReferenceType()->isRecordType())
+    unsupported(fd->getLocation(), "custom pullbacks of functions that return a struct are not "
+                                   "supported");
   Function *f = nullptr;
   // The body, when it is visible and in the supported language, still serves
   // the analyses (what the function reads and writes) and forward mode.
@@ -191,10 +286,12 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
     if (md->isVirtual())
       unsupported(fd->getLocation(), "virtual functions such as '" + fd->getNameAsString() +
                                          "' are not supported");
-    if (llvm::isa<clang::CXXConstructorDecl>(md) || llvm::isa<clang::CXXDestructorDecl>(md) ||
-        md->isOverloadedOperator() || llvm::isa<clang::CXXConversionDecl>(md))
-      unsupported(fd->getLocation(), "constructors, destructors, conversions and operators "
-                                     "such as '" + fd->getNameAsString() + "' are not supported");
+    const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(md);
+    if ((ctor && ctor->isCopyOrMoveConstructor()) || llvm::isa<clang::CXXDestructorDecl>(md) ||
+        md->getOverloadedOperator() == clang::OO_Equal || llvm::isa<clang::CXXConversionDecl>(md))
+      unsupported(fd->getLocation(), "copy constructors, destructors, conversions and assignment "
+                                     "operators such as '" + fd->getNameAsString() +
+                                     "' are not supported");
   }
   // An instantiation of a function template (what a call names) is lowered
   // like any function; its pattern, with types still unknown, cannot be.
@@ -204,12 +301,34 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   if (fd->isVariadic())
     unsupported(fd->getLocation(), "variadic functions are not supported");
 
+  // The callee's statements are its own: nothing they need runs around
+  // the caller's statement that made the call.
+  struct Restore {
+    Lowering &l;
+    SideEffects *effects;
+    int lazy;
+    ~Restore() {
+      l.sideEffects_ = effects;
+      l.lazy_ = lazy;
+    }
+  } restore{*this, sideEffects_, lazy_};
+  sideEffects_ = nullptr;
+  lazy_ = 0;
   callStack_.push_back(fd);
   Function *f = lowerSignature(fd);
   // Registered before the body so that a recursive call finds the cycle
   // through callStack_, and repeated calls reuse this function.
   lowered_[fd] = f;
-  f->body = lowerStmt(fd->getBody());
+  if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
+    std::vector<StmtRef> stmts;
+    lowerMemberInits(ctor, stmts); // then its body
+    appendFlat(stmts, lowerStmt(fd->getBody()));
+    f->body = block(stmts);
+  } else {
+    f->body = lowerStmt(fd->getBody());
+  }
+  if (resultRecords_.count(fd) || returnThis_.count(fd))
+    dropFinalReturn(f->body); // `return {x, y, z};` at the end: a straight line
   callStack_.pop_back();
   return f;
 }
@@ -311,6 +430,9 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   case clang::Stmt::ReturnStmtClass: {
     const auto *rs = llvm::cast<clang::ReturnStmt>(s);
     const clang::Expr *value = rs->getRetValue();
+    if (!callStack_.empty() && (resultRecords_.count(callStack_.back()) ||
+                                returnThis_.count(callStack_.back())))
+      return lowerStructReturn(rs);
     if (value && value->getType()->isVoidType()) {
       // `return g();` in a void function.
       out = block({lowerExprStmt(value), returnStmt()});
@@ -356,8 +478,14 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (const auto *closure = vd->getType().getNonReferenceType()->getAsCXXRecordDecl();
       closure && closure->isLambda())
     return lowerLambdaDecl(vd);
+  if (vd->getType()->isReferenceType() && vd->getType().getNonReferenceType()->isRecordType() &&
+      !containerTypeOf(vd->getType(), ctx_))
+    return lowerRecordReference(vd);
   if (vd->getType()->isReferenceType())
     return lowerReferenceDecl(vd);
+  if (vd->getType()->isArrayType() &&
+      ctx_.getBaseElementType(vd->getType())->isRecordType())
+    return lowerStructArrayDecl(vd);
   if (auto c = containerTypeOf(vd->getType(), ctx_); c && c->isVector)
     return lowerVectorDecl(vd, *c);
   if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda() &&
@@ -475,6 +603,9 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
     return container;
   } else if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
              op && op->getOperator() == clang::OO_Equal && op->getType()->isRecordType()) {
+    if (const auto *md = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
+        md && md->isUserProvided())
+      unsupported(e, "assignment operators that you wrote are not supported");
     return lowerRecordAssign(op);
   } else if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
     ExprRef lhs = lowerLValue(cao->getLHS());
@@ -520,8 +651,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
     if (lhs->type.kind == ScalarType::Bool)
       unsupported(e, "incrementing a bool is not supported");
     out = assign(lhs, one, uo->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
-  } else if (llvm::isa<clang::CallExpr>(e)) {
-    out = eval(lowerExpr(e));
+  } else if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
+    out = e->getType()->isRecordType() ? lowerStructCallStmt(c) : eval(lowerExpr(e));
   } else if (const auto *ce = llvm::dyn_cast<clang::CastExpr>(e);
              ce && ce->getType()->isVoidType()) {
     return block(); // (void)x;

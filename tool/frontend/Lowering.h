@@ -15,6 +15,7 @@
 #include "ir/IR.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
@@ -133,12 +134,12 @@ private:
   /// The arguments of a call of `f`: an Address for a pointer parameter, the
   /// element's address for a non-const reference (a scalar variable goes
   /// through a one-element copy), a value otherwise.
-  /// `firstArg` skips the object of an operator call (a lambda's).
+  /// `skip` skips the first arguments (the object of an operator call).
   std::vector<ExprRef> lowerArgs(const clang::CallExpr *e, Function *f,
-                                 std::vector<ExprRef> args = {}, unsigned firstArg = 0);
+                                 std::vector<ExprRef> args = {}, unsigned skip = 0);
   /// Refuses a variable passed by const reference (by value in the IR) that
   /// the callee could change through another argument.
-  void checkConstReferenceArgs(const clang::CallExpr *e, const Function *f,
+  void checkConstReferenceArgs(clang::SourceLocation loc, const Function *f,
                                const std::vector<ExprRef> &args);
   /// `v.norm()`: a call of the method's helper, the object's members first.
   ExprRef lowerMemberCall(const clang::CXXMemberCallExpr *e);
@@ -151,21 +152,36 @@ private:
   ExprRef bindIndices(ExprRef element, const std::string &name, std::vector<StmtRef> &out);
 
   // Struct locals (LowerRecords.cpp): one variable per leaf member.
+  /// Where one leaf of a struct lives: the variable `var` itself (a scalar,
+  /// a member array, a reference parameter) when `offset` is null, else the
+  /// element of the 1-D buffer `var` at `offset` (a scalar filled by a call,
+  /// `d_x[0]`; a member of an array of structs, `ps[i * 4 + 1]`; for a member
+  /// array, its first element).
+  struct LeafPlace {
+    Var *var = nullptr;
+    ExprRef offset;
+  };
   struct RecordLocal {
     std::vector<RecordLeaf> leaves;
-    std::vector<Var *> vars; // one per leaf
+    std::vector<LeafPlace> places; // one per leaf
+    /// The variables of a split parameter's leaves (offsets are null there).
+    std::vector<Var *> vars() const;
   };
-  /// The leaves below a struct local or one of its nested struct members:
-  /// their variables and the fields from there to each.
+  /// The leaves below a struct (a local, a parameter, an element of an
+  /// array of structs, a temporary) or one of its nested struct members:
+  /// where they live and the fields from there to each.
   struct RecordView {
-    std::vector<Var *> vars;
+    std::vector<LeafPlace> places;
     std::vector<std::vector<const clang::FieldDecl *>> fields;
     std::vector<std::vector<int64_t>> dims; // of each leaf (empty: a scalar)
   };
   const RecordLocal *recordLocal(const clang::Expr *e);
   RecordView recordView(const clang::Expr *e);
-  /// The variable of the leaf member `e` (s.a.b) names.
-  Var *memberVar(const clang::Expr *e);
+  /// The leaves of `record` below the fields `path`.
+  static RecordView subView(const RecordView &whole, const std::vector<const clang::FieldDecl *> &path);
+  static RecordView viewOf(const RecordLocal &record);
+  /// The leaf member `e` (s.a.b) names: a view of one leaf.
+  RecordView memberLeaf(const clang::Expr *e);
   StmtRef lowerRecordDecl(const clang::VarDecl *vd);
   /// Sets `to` from a braced list, an implicit constructor or another struct
   /// (`declared`: at its declaration, where default member values apply).
@@ -185,16 +201,102 @@ private:
   /// `*this` of a method, split like a `const S&` (const method) or `S&`
   /// parameter into one parameter per member, named after the members.
   void lowerThisParam(const clang::CXXMethodDecl *md, Function *f);
-  /// The value or place of a leaf variable (`s_x`, or the referent of a
-  /// reference leaf).
-  static ExprRef leafRef(Var *v);
+  /// The value or place of a scalar leaf (`s_x`, the referent of a
+  /// reference leaf, `d_x[0]`, `ps[i * 4 + 1]`).
+  static ExprRef leafRef(const LeafPlace &p);
+  static ExprRef leafRef(Var *v) { return leafRef(LeafPlace{v, nullptr}); }
+  /// The k-th element (row-major) of an array leaf.
+  static ExprRef leafElement(const LeafPlace &p, int64_t k);
+  /// The address of an array leaf's first element.
+  static ExprRef leafAddress(const LeafPlace &p);
   /// The arguments a struct argument gives the leaf parameters `params`.
   void lowerRecordArgs(const clang::Expr *arg, const Function *f, const std::vector<Var *> &params,
                        std::vector<ExprRef> &args);
-  /// The same for the leaves `view` of a struct (`arg` places the copies).
-  void recordArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
-                  const std::vector<Var *> &params, std::vector<ExprRef> &args);
+  void viewArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
+                const std::vector<Var *> &params, std::vector<ExprRef> &args);
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
+  /// A member of struct `t` (nested ones too) whose type has a default
+  /// constructor the user wrote, which default initialisation would call.
+  static const clang::FieldDecl *memberWithConstructor(clang::QualType t);
+  /// `e + k`, folded where `e` ends in a constant.
+  static ExprRef plusConstant(ExprRef e, int64_t k);
+  /// Sets the elements of the 1-D member array at `place` from the braced
+  /// list `list` (missing ones zero).
+  void initElements(const LeafPlace &place, const std::vector<int64_t> &dims,
+                    const clang::Expr *list, std::vector<StmtRef> &out);
+
+  // Struct values made by calls, operators and constructors
+  // (LowerStructValues.cpp).
+  /// The expression that makes the struct `e` stands for when it is a
+  /// temporary (a call returning a struct, a constructor, a braced list),
+  /// through parentheses, conversions and copies; null for an lvalue.
+  static const clang::Expr *structRValue(const clang::Expr *e);
+  /// True when `value` (a structRValue) is made by a call: of a function
+  /// returning a struct, or of a constructor the user wrote.
+  static bool filledByCall(const clang::Expr *value);
+  /// The struct `e` gives as a value: a variable's or member's leaves, or a
+  /// temporary holding the value of a struct rvalue, made by statements run
+  /// before the current statement.
+  RecordView structValue(const clang::Expr *e);
+  /// The view of a struct argument or initialiser (a copy made for a
+  /// by-value parameter stands for what it copies).
+  RecordView valueView(const clang::Expr *e);
+  /// A fresh struct local of type `t`; `boxed`: its scalar leaves are
+  /// one-element arrays (`d_x[1]`), so that a call can write them.
+  RecordLocal newTemporary(clang::QualType t, const std::string &name, clang::SourceLocation loc,
+                           bool boxed, std::vector<StmtRef> &out);
+  /// The statements that fill the fresh struct `to` by the call `value`.
+  void fillByCall(const RecordView &to, const clang::Expr *value, std::vector<StmtRef> &out);
+  /// `Vec3 d = a - b;`, `Vec3 v(1, 2, 3);`: `d`'s leaves are filled by the call.
+  StmtRef lowerFilledDecl(const clang::VarDecl *vd, const clang::Expr *value);
+  /// A call of a helper the user wrote: a free function, a method (the
+  /// object's members first), an operator, a constructor (the object being
+  /// built first); `result`: the struct the call fills, passed last.
+  ExprRef lowerUserCall(const clang::Expr *e, ScalarType type, const RecordView *result);
+  /// `a[i]`, `a * b`: a call of an operator the user wrote, of scalar value.
+  ExprRef lowerOperatorCall(const clang::CXXOperatorCallExpr *e);
+  /// A call as a statement whose struct value is dropped (`acc += f;`).
+  StmtRef lowerStructCallStmt(const clang::CallExpr *e);
+  /// The return of a function returning a struct: its value into the result.
+  StmtRef lowerStructReturn(const clang::ReturnStmt *s);
+  /// A constructor's member initialisers, default member values included.
+  void lowerMemberInits(const clang::CXXConstructorDecl *ctor, std::vector<StmtRef> &out);
+  /// The name of the function a call calls, for messages.
+  static std::string calleeName(const clang::CallExpr *c);
+  /// The arguments of `callee` from `cxxArgs` (see lowerArgs).
+  std::vector<ExprRef> lowerArgList(const clang::FunctionDecl *callee,
+                                    llvm::ArrayRef<const clang::Expr *> cxxArgs,
+                                    clang::SourceLocation loc, Function *f,
+                                    std::vector<ExprRef> args);
+
+  // Arrays of structs (LowerStructArrays.cpp).
+  /// An array of structs, seen as a flat buffer of their one floating type:
+  /// element i's leaf l is `buffer[i * stride + offsets[l]]`.
+  struct StructArray {
+    Var *buffer = nullptr;
+    std::vector<RecordLeaf> leaves;
+    std::vector<int64_t> offsets; // of each leaf inside an element
+    int64_t stride = 0;           // scalars per element
+  };
+  /// The layout of struct `t` as an element of an array (`what` names the
+  /// variable in messages); refuses structs with members of several types.
+  StructArray structArrayLayout(clang::QualType t, const std::string &what,
+                                clang::SourceLocation loc);
+  /// `const S* ps`, `S* ps`, `S ps[]`: one pointer to the flat buffer.
+  void lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f);
+  /// `S ps[N];`: a flat local array, initialised element by element.
+  StmtRef lowerStructArrayDecl(const clang::VarDecl *vd);
+  /// The array of structs `e` names (a parameter or local), or null.
+  const StructArray *structArrayOf(const clang::Expr *e);
+  /// The view of element `index` of `a`.
+  RecordView elementView(const StructArray &a, ExprRef index);
+  /// `ps[i]` on an array of structs: the view of that element.
+  std::optional<RecordView> structElement(const clang::Expr *e);
+  /// `const S& p = ps[i];`, `S& b = c;`: `p` stands for that struct, its
+  /// index bound once.
+  StmtRef lowerRecordReference(const clang::VarDecl *vd);
+  /// Scalars per element of the flat buffer `v` (0: not an array of structs).
+  int64_t strideOf(const Var *v) const;
 
   // std::array and std::vector (LowerContainers.cpp).
   /// A container parameter: a pointer to its elements (const unless `&`),
@@ -290,12 +392,20 @@ private:
   std::map<const clang::VarDecl *, Var *> vars_;
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
+  std::map<const clang::VarDecl *, StructArray> structArrays_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::map<const clang::VarDecl *, Var *> vectorSizes_; // std::vector parameters and locals
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
   std::map<std::string, int> lambdaNameCount_;
   std::map<const clang::FunctionDecl *, std::vector<CaptureParam>> captureParams_;
+  /// Functions returning a struct: their result, out parameters last.
+  std::map<const clang::FunctionDecl *, RecordLocal> resultRecords_;
+  /// Methods returning a reference to their object (`operator+=`).
+  std::set<const clang::FunctionDecl *> returnThis_;
+  /// Inside an operand that C++ may not evaluate (the right of `&&`, `||`,
+  /// an arm of `?:`): no statement can run before it.
+  int lazy_ = 0;
   std::map<const clang::FunctionDecl *, const clang::FunctionDecl *> pullbacks_;
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed

@@ -86,6 +86,13 @@ struct Var {
   /// The adjoint or tangent of such a local: a cgp::rt::Shadow of it,
   /// declared after it and sized with it.
   Var *shadowOf = nullptr;
+  /// A scalar held in a one-element array so that a call can write it
+  /// through a reference parameter (a member of a struct that a call
+  /// fills, `d_x[0]`); split back into scalars, it keeps its name.
+  bool isBox = false;
+  /// A pointer parameter that reaches a known number of elements (a
+  /// struct's member array, passed on): that number; 0 when unknown.
+  int64_t extent = 0;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }
@@ -351,6 +358,10 @@ struct SplitParam {
     bool isArray = false;
   };
   std::vector<Leaf> leaves;
+  /// An array of structs (`const S* ps`, `S* ps`): one leaf, a pointer to
+  /// the structs seen as a flat buffer of `stride` scalars each.
+  bool flat = false;
+  int64_t stride = 0;
 };
 
 /// A function: a kernel, a helper, or a function made by a transform.

@@ -27,6 +27,22 @@ Var *structParam(Module &m, const SplitParam &sp, const std::string &name, bool 
   return m.newVar(v);
 }
 
+/// `reinterpret_cast<const double *>(ps)`: an array of structs as the flat
+/// buffer of scalars the split function takes.
+std::string flatView(const SplitParam &sp, const std::string &name, bool isConst,
+                     const ScalarType &elem) {
+  return "reinterpret_cast<" + std::string(isConst ? "const " : "") + elem.spelling + " *>(" +
+         name + ")";
+}
+
+/// The static_assert that the struct has no padding: `stride` scalars.
+StmtRef sizeCheck(const SplitParam &sp, const ScalarType &elem) {
+  std::string n = std::to_string(sp.stride);
+  return raw("static_assert(sizeof(" + sp.type + ") == " + n + " * sizeof(" + elem.spelling +
+             "), \"cgp-ad reads an array of " + sp.type + " as " + n + " " + elem.spelling +
+             "s each\");");
+}
+
 Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
   using Leaf = SplitParam::Leaf;
   std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leafOf;
@@ -43,6 +59,8 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
   g->isStatic = true;
 
   std::vector<std::string> args;
+  std::vector<StmtRef> checks; // the layout arrays of structs are read with
+  std::set<std::string> checked;
   std::set<const SplitParam *> declared;
   size_t n = k.params.size();
   for (size_t i = 0; i < n; ++i) {
@@ -54,6 +72,14 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
       continue;
     }
     const SplitParam &sp = *it->second.first;
+    if (sp.flat) {
+      // An array of structs: the same memory, seen as its scalars.
+      w->params.push_back(structParam(m, sp, sp.name, true, sp.isConst, false));
+      args.push_back(flatView(sp, sp.name, sp.isConst, p->elem));
+      if (checked.insert(sp.type).second)
+        checks.push_back(sizeCheck(sp, p->elem));
+      continue;
+    }
     if (declared.insert(&sp).second)
       w->params.push_back(structParam(m, sp, sp.name, sp.inOut, sp.isConst && !sp.inOut,
                                       sp.byReference));
@@ -74,6 +100,13 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
     const SplitParam &sp = *it->second.first;
     const Leaf &leaf = *it->second.second;
     std::string name = (gradient ? "d_" : "t_") + sp.name;
+    if (sp.flat) {
+      // f_grad: `S* d_ps`; f_jvp: `const S* t_ps` (or `S*`, in and out).
+      bool isConst = !gradient && sp.isConst;
+      w->params.push_back(structParam(m, sp, name, true, isConst, false));
+      args.push_back(flatView(sp, name, isConst, leaf.var->elem));
+      continue;
+    }
     bool pointer = gradient || sp.inOut;
     if (declaredOut.insert(&sp).second)
       w->params.push_back(structParam(m, sp, name, pointer, false, false));
@@ -87,7 +120,8 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
   for (size_t i = 0; i < args.size(); ++i)
     call += (i ? ", " : "") + args[i];
   call += ");";
-  w->body = block({raw(g->returnType.isVoid() ? call : "return " + call)});
+  checks.push_back(raw(g->returnType.isVoid() ? call : "return " + call));
+  w->body = block(checks);
   return w;
 }
 

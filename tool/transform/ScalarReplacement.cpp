@@ -318,8 +318,8 @@ StmtRef expandFor(const StmtRef &body, Module &module, VarFilter wanted) {
 }
 
 /// The small local arrays of `body` (declared without a value).
-std::set<const Var *> smallArrays(const StmtRef &body) {
-  std::set<const Var *> out;
+std::set<const Var *, VarLess> smallArrays(const StmtRef &body) {
+  std::set<const Var *, VarLess> out;
   forEachStmt(body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Decl && !s->value && s->var->isArray() &&
         s->var->origin == Var::Local && s->var->dims.size() == 1 && s->var->isFloating() &&
@@ -330,7 +330,8 @@ std::set<const Var *> smallArrays(const StmtRef &body) {
 }
 
 /// Those of `arrays` that `body` uses only through constant elements.
-std::set<const Var *> splittable(const StmtRef &body, std::set<const Var *> arrays) {
+std::set<const Var *, VarLess> splittable(const StmtRef &body,
+                                          std::set<const Var *, VarLess> arrays) {
   std::set<const Var *> declared;
   forEachStmt(body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Decl && arrays.count(s->var) && !declared.insert(s->var).second)
@@ -421,11 +422,11 @@ void renameValues(const StmtRef &body, const std::vector<Var *> &scalars, Module
 bool replaceSmallArrays(Function &f, Module &module) {
   if (!f.body)
     return false;
-  std::set<const Var *> arrays = smallArrays(f.body);
+  std::set<const Var *, VarLess> arrays = smallArrays(f.body);
   if (arrays.empty())
     return false;
   StmtRef tried = expandFor(f.body, module, [&](const Var *v) { return arrays.count(v) != 0; });
-  std::set<const Var *> split = splittable(tried, arrays);
+  std::set<const Var *, VarLess> split = splittable(tried, arrays);
   if (split.empty())
     return false;
   StmtRef body = expandFor(f.body, module, [&](const Var *v) { return split.count(v) != 0; });
@@ -434,7 +435,8 @@ bool replaceSmallArrays(Function &f, Module &module) {
   for (const Var *a : split)
     for (int64_t k = 0; k < a->elementCount(); ++k) {
       Var scalar = *a;
-      scalar.name = a->name + "_" + std::to_string(k);
+      scalar.name = a->isBox ? a->name : a->name + "_" + std::to_string(k);
+      scalar.isBox = false;
       scalar.shape = Var::Scalar;
       scalar.dims.clear();
       elements[a].push_back(module.newVar(scalar));

@@ -20,22 +20,35 @@
 namespace cgp {
 namespace {
 
-/// True when `b` is `a` plus a constant other than zero.
-bool offsetByConstant(const ExprRef &a, const ExprRef &b) {
-  if (a->kind == ExprKind::IntLit && b->kind == ExprKind::IntLit)
-    return a->intValue != b->intValue;
-  if (b->kind != ExprKind::Binary || (b->binaryOp != BinaryOp::Add && b->binaryOp != BinaryOp::Sub))
-    return false;
-  const ExprRef &k = b->operands[1];
-  return k->kind == ExprKind::IntLit && k->intValue != 0 && sameExpr(b->operands[0], a);
+/// `e` as a base plus a constant: `i * 4 + 1` is (i * 4, 1), `3` is (null, 3).
+std::pair<ExprRef, int64_t> splitConstant(const ExprRef &e) {
+  if (e->kind == ExprKind::IntLit)
+    return {nullptr, e->intValue};
+  if (e->kind == ExprKind::Binary && (e->binaryOp == BinaryOp::Add || e->binaryOp == BinaryOp::Sub) &&
+      e->operands[1]->kind == ExprKind::IntLit)
+    return {e->operands[0], e->binaryOp == BinaryOp::Add ? e->operands[1]->intValue
+                                                         : -e->operands[1]->intValue};
+  return {e, 0};
 }
 
-/// True when arguments i and j of call `c` are references (extent one) to
-/// two elements of one buffer a constant apart: `rotate(y[i], y[i + 1])`.
+/// True when `a` and `b` are one base plus two constants j and k such that
+/// [j, j + m) and [k, k + n) do not meet.
+bool disjointRanges(const ExprRef &a, int64_t m, const ExprRef &b, int64_t n) {
+  auto [x, j] = splitConstant(a);
+  auto [y, k] = splitConstant(b);
+  bool sameBase = (!x && !y) || (x && y && sameExpr(x, y));
+  return sameBase && (j + m <= k || k + n <= j);
+}
+
+/// True when arguments i and j of call `c` reach elements of one buffer
+/// that do not meet: references (extent one) a constant apart,
+/// `rotate(y[i], y[i + 1])`, or the members of one struct of an array of
+/// structs, `ps[i * 4]`, `ps + (i * 4 + 1)` for a member array of 3.
 bool distinctElements(const ExprRef &c, size_t i, size_t j) {
   const Var *p = c->callee->params[i], *q = c->callee->params[j];
+  int64_t m = p->isReference ? 1 : p->extent, n = q->isReference ? 1 : q->extent;
   const ExprRef &a = c->operands[i]->operands[0], &b = c->operands[j]->operands[0];
-  return p->isReference && q->isReference && (offsetByConstant(a, b) || offsetByConstant(b, a));
+  return m > 0 && n > 0 && disjointRanges(a, m, b, n);
 }
 
 } // namespace

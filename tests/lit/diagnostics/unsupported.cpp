@@ -27,6 +27,11 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNEW_EXPR 2>&1 | FileCheck %s --check-prefix=NEW_EXPR
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMEMBER_CALL 2>&1 | FileCheck %s --check-prefix=MEMBER_CALL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DALIASED_ARGS 2>&1 | FileCheck %s --check-prefix=ALIASED_ARGS
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_IN_CONDITION 2>&1 | FileCheck %s --check-prefix=STRUCT_IN_CONDITION
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_LAZY 2>&1 | FileCheck %s --check-prefix=STRUCT_LAZY
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRETURN_REF 2>&1 | FileCheck %s --check-prefix=RETURN_REF
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_KERNEL 2>&1 | FileCheck %s --check-prefix=STRUCT_KERNEL
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_ARRAY_MIXED 2>&1 | FileCheck %s --check-prefix=STRUCT_ARRAY_MIXED
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <cmath>
@@ -231,10 +236,57 @@ CGP_GRAD(x) double k(double x) {
 #ifdef MEMBER_CALL
 struct Scale {
   double s;
-  double operator*(double v) const { return s * v; }
+  double operator*(double v) const; // no body
 };
 CGP_GRAD(x) double k(double x) { Scale m{2.0}; return m * x; }
-// MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:55: error: cannot differentiate 'k': calls of overloaded operators are not supported
+// MEMBER_CALL: unsupported.cpp:[[@LINE-1]]:55: error: cannot differentiate 'k': calls of overloaded operators are supported only for operators of your own structs whose body cgp-ad sees
+#endif
+
+#ifdef STRUCT_IN_CONDITION
+struct V2 { double x, y; };
+static V2 twice(const V2 &v) { return {2 * v.x, 2 * v.y}; }
+CGP_GRAD(x) double k(double x) {
+  V2 v = {x, 1.0};
+  if (twice(v).x > 1.0)
+    // STRUCT_IN_CONDITION: unsupported.cpp:[[@LINE-1]]:7: error: cannot differentiate 'k': a struct made by a call, a constructor or braces inside a condition is not supported; make it a local first
+    x = x * x;
+  return x;
+}
+#endif
+
+#ifdef STRUCT_LAZY
+struct V2 { double x, y; };
+static V2 twice(const V2 &v) { return {2 * v.x, 2 * v.y}; }
+CGP_GRAD(x) double k(double x) {
+  V2 v = {x, 1.0};
+  double r = x > 0 ? twice(v).y : x;
+  // STRUCT_LAZY: unsupported.cpp:[[@LINE-1]]:22: error: cannot differentiate 'k': a struct made by a call, a constructor or braces on a side of '&&', '||' or '?:' that may not run is not supported; make it a local first
+  return r;
+}
+#endif
+
+#ifdef RETURN_REF
+struct V2 {
+  double x, y;
+  V2 &add(const V2 &o) { x += o.x; y += o.y; return *this; }
+};
+CGP_GRAD(x) double k(double x) {
+  V2 v = {x, 1.0}, w = {1.0, x};
+  return v.add(w).x;
+  // RETURN_REF: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': the struct that 'add' returns by reference can only be ignored; call it as a statement of its own
+}
+#endif
+
+#ifdef STRUCT_ARRAY_MIXED
+struct Tagged { double v; int id; };
+CGP_GRAD(ts) double k(const Tagged *ts, int n) { return ts[0].v * n; }
+// STRUCT_ARRAY_MIXED: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'ts': arrays of 'Tagged' are supported only when every member has one floating type; member 'id' is 'int'
+#endif
+
+#ifdef STRUCT_KERNEL
+struct V2 { double x, y; };
+CGP_GRAD(x) V2 k(double x) { return {x, x}; }
+// STRUCT_KERNEL: unsupported.cpp:[[@LINE-1]]:16: error: cannot differentiate 'k': kernels that return a struct are not supported; return a scalar, or write the struct into an 'S&' parameter
 #endif
 
 #ifdef ALIASED_ARGS
