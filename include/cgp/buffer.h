@@ -38,8 +38,8 @@ public:
   }
 
   /// Makes the buffer hold `n` elements: the first ones it held stay, new
-  /// ones are unspecified. Its shadow, if any, is sized too, all zero.
-  /// Returns n.
+  /// ones are unspecified. Its shadow, if any, is sized too: its first
+  /// elements stay, new ones are zero. Returns n.
   std::size_t allocate(std::size_t n) {
     if (n > capacity_ / sizeof(T)) {
       std::size_t capacity = 0;
@@ -53,7 +53,7 @@ public:
     }
     size_ = n;
     if (shadow_)
-      shadow_->zeroed(n);
+      shadow_->grownWithZeros(n);
     return n;
   }
 
@@ -67,6 +67,12 @@ protected:
   void zeroed(std::size_t n) {
     allocate(n);
     std::memset(static_cast<void *>(data_), 0, n * sizeof(T));
+  }
+  void grownWithZeros(std::size_t n) {
+    std::size_t old = size_;
+    allocate(n);
+    if (n > old)
+      std::memset(static_cast<void *>(data_ + old), 0, (n - old) * sizeof(T));
   }
 
 private:

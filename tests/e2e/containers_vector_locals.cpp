@@ -4,7 +4,9 @@
 // helper's reverse sweep gets back whole. Each is a cgp::rt::Buffer that the
 // generated function owns; its adjoint a cgp::rt::Shadow sized with it.
 // Also: a local vector passed to helpers by const& and by &, and walked by
-// range-for.
+// range-for; vectors that grow and shrink (push_back in loops, a value that
+// reads the vector itself, pop_back, resize, clear, reserve), in a kernel and
+// in a helper called in a loop.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -65,6 +67,52 @@ double gmm(const std::vector<double>& x, double a, int n) {
   return s + mix(c, 0.7) + unused.size();
 }
 
+// A helper whose vector grows in its loop: its reverse sweep gets it back whole.
+static double running_max_sum(const std::vector<double>& x, double a) {
+  std::vector<double> best;
+  best.reserve(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    double v = std::sin(a * x[i]);
+    if (!best.empty() && best.back() > v)
+      v = best.back();
+    best.push_back(v);
+  }
+  double s = 0.0;
+  for (double b : best)
+    s += b * b;
+  return s;
+}
+
+// CHECK-LABEL: static double walk_grad_split(
+// CHECK: ++trail_size;
+// CHECK-NEXT: cgp::rt::allocate(trail_storage, trail_size);
+// CHECK-NEXT: cgp::rt::refresh(trail_storage, trail);
+CGP_GRAD(x, a)
+CGP_JVP(x, a)
+double walk(const std::vector<double>& x, double a, int n) {
+  std::vector<double> trail;
+  double pos = 0.0;
+  for (int r = 0; r < n; ++r) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      pos = 0.9 * pos + std::tanh(a * x[i] + 0.1 * r);
+      trail.push_back(pos);
+    }
+    trail.push_back(trail[trail.size() / 2] * 0.5); // reads the vector it grows
+    if (r % 2 == 1)
+      trail.pop_back();
+  }
+  double s = 0.0;
+  for (std::size_t i = 0; i < trail.size(); ++i)
+    s += trail[i] * (1.0 + 0.01 * i);
+  trail.resize(trail.size() + 3, a);
+  s += trail.back() * trail[0];
+  trail.resize(2);
+  s += trail[1];
+  trail.clear();
+  trail.push_back(s);
+  return trail[0] + running_max_sum(x, a) + running_max_sum(x, 0.5 * a);
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -72,6 +120,10 @@ double gmm_grad(const std::vector<double>& x, double a, int n, std::vector<doubl
                 double* d_a);
 double gmm_jvp(const std::vector<double>& x, double a, int n, std::vector<double> t_x,
                double t_a);
+double walk_grad(const std::vector<double>& x, double a, int n, std::vector<double>* d_x,
+                 double* d_a);
+double walk_jvp(const std::vector<double>& x, double a, int n, std::vector<double> t_x,
+                double t_a);
 
 int main() {
   for (int n : {1, 4}) {
@@ -88,6 +140,23 @@ int main() {
     });
     c.jvp([&](cgp_test::Tangents& t) {
       return gmm_jvp(x, a, n, std::vector<double>(t.f64("x"), t.f64("x") + m), t.s64("a"));
+    });
+    c.run();
+  }
+  for (int n : {1, 3}) {
+    const int m = 4;
+    cgp_test::Checker c(n == 1 ? "walk (one round)" : "walk (three rounds)");
+    std::vector<double>& x = c.in("x", m, -0.8, 0.8);
+    double& a = c.scalar("a", 0.7);
+    c.primal([&] { return walk(x, a, n); });
+    c.grad([&](cgp_test::Grads& d) {
+      std::vector<double> dx(d.f64("x"), d.f64("x") + m);
+      double value = walk_grad(x, a, n, &dx, d.f64("a"));
+      std::copy(dx.begin(), dx.end(), d.f64("x"));
+      return value;
+    });
+    c.jvp([&](cgp_test::Tangents& t) {
+      return walk_jvp(x, a, n, std::vector<double>(t.f64("x"), t.f64("x") + m), t.s64("a"));
     });
     c.run();
   }

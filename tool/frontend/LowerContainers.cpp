@@ -209,10 +209,12 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
                          position(e->getBeginLoc()));
     }
     if (name == "push_back" || name == "emplace_back" || name == "resize" ||
-        name == "clear" || name == "assign" || name == "insert" || name == "pop_back" ||
-        name == "erase" || name == "reserve" || name == "swap")
-      unsupported(e, "'" + name + "' changes the size of a std::vector, which is not supported "
-                     "yet; size the vector where it is declared (std::vector<double> v(n);)");
+        name == "clear" || name == "pop_back" || name == "reserve")
+      return lowerVectorResize(mc, name);
+    if (name == "assign" || name == "insert" || name == "erase" || name == "swap" ||
+        name == "shrink_to_fit" || name == "emplace")
+      unsupported(e, "'" + name + "' on a std::vector is not supported; use push_back, "
+                     "pop_back, resize or clear, or assign its elements");
     return nullptr;
   }
   const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
@@ -241,6 +243,82 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
     out.push_back(assign(index(to, at(to, k)), index(from, at(from, k))));
   StmtRef b = block(out);
   b->pos = position(e->getBeginLoc());
+  return b;
+}
+
+StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std::string &name) {
+  const clang::Expr *object = e->getImplicitObjectArgument();
+  const clang::VarDecl *vd = containerDecl(object);
+  Var *v = vd ? memoryVar(object) : nullptr;
+  if (!v || !v->ownsStorage)
+    unsupported(e, "'" + name + "' changes the size of '" +
+                       (vd ? vd->getNameAsString() : std::string("this vector")) +
+                       "'; only a std::vector local of the function may change its size (a "
+                       "parameter's size is the caller's)");
+  if (name == "reserve")
+    return block(); // capacity only: nothing the derivative sees
+  Var *size = vectorSizes_.at(vd);
+  SourcePos pos = position(e->getBeginLoc());
+  std::vector<StmtRef> out;
+  auto resized = [&] {
+    out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
+                              {wholeVarRef(v), varRef(size)})));
+    out.push_back(refreshElements(v));
+  };
+  if (name == "push_back" || name == "emplace_back") {
+    if (e->getNumArgs() != 1)
+      unsupported(e, "'" + name + "' with other than one argument is not supported");
+    // The value first: it may read the vector (v.push_back(v.back())).
+    ExprRef value = convert(lowerExpr(e->getArg(0)), v->elem);
+    if (mentions(value, v) || mentions(value, size)) {
+      Var t;
+      t.name = v->name + "_pushed";
+      t.elem = v->elem;
+      t.origin = Var::Local;
+      t.pos = pos;
+      Var *staged = module_.newVar(t);
+      out.push_back(decl(staged, value));
+      value = varRef(staged);
+    }
+    out.push_back(assign(varRef(size), intLit(1, size->elem), AssignOp::Add));
+    resized();
+    out.push_back(assign(index(v, {binary(BinaryOp::Sub, varRef(size), intLit(1, size->elem))}),
+                         value));
+  } else if (name == "pop_back") {
+    out.push_back(assign(varRef(size), intLit(1, size->elem), AssignOp::Sub));
+    resized();
+  } else if (name == "clear") {
+    out.push_back(assign(varRef(size), intLit(0, size->elem)));
+    resized();
+  } else { // resize(n) and resize(n, value): new elements value-initialised or `value`
+    ExprRef count = convert(lowerExpr(e->getArg(0)), size->elem);
+    ExprRef value = e->getNumArgs() > 1 ? convert(lowerExpr(e->getArg(1)), v->elem)
+                    : v->isFloating()   ? floatLit(0.0, v->elem)
+                                        : intLit(0, v->elem);
+    Var o;
+    o.name = v->name + "_old_size";
+    o.elem = size->elem;
+    o.origin = Var::Local;
+    o.pos = pos;
+    Var *old = module_.newVar(o);
+    out.push_back(decl(old, varRef(size)));
+    out.push_back(assign(varRef(size), count));
+    resized();
+    Var k;
+    k.name = v->name + "_k";
+    k.elem = ScalarType::intType();
+    k.origin = Var::Local;
+    k.pos = pos;
+    Var *at = module_.newVar(k);
+    StmtRef fill = forStmt(decl(at, cast(ScalarType::intType(), varRef(old))),
+                           binary(BinaryOp::Lt, varRef(at), cast(ScalarType::intType(), varRef(size))),
+                           assign(varRef(at), intLit(1), AssignOp::Add),
+                           block({assign(index(v, {varRef(at)}), value)}));
+    fill->pos = pos;
+    out.push_back(fill);
+  }
+  StmtRef b = block(out);
+  b->pos = pos;
   return b;
 }
 

@@ -319,6 +319,9 @@ private:
   ExprRef lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress = false);
   /// `a.fill(x);`, `a = b;` on containers: null for other statements.
   StmtRef lowerContainerStmt(const clang::Expr *e);
+  /// `v.push_back(x)`, `pop_back()`, `clear()`, `resize(n)`, `reserve(n)` on
+  /// a std::vector local: its size changes, its Buffer follows.
+  StmtRef lowerVectorResize(const clang::CXXMemberCallExpr *e, const std::string &name);
   /// for (k = 0; k < count; ++k) v[k] = valueAt(k);
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
                       SourcePos pos);

@@ -20,7 +20,7 @@
 CGP_GRAD(y)
 void k(std::vector<double>& y, double a) {
   y.push_back(a);
-  // PUSH_BACK: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'push_back' changes the size of a std::vector, which is not supported yet; size the vector where it is declared (std::vector<double> v(n);)
+  // PUSH_BACK: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'push_back' changes the size of 'y'; only a std::vector local of the function may change its size (a parameter's size is the caller's)
 }
 #endif
 
