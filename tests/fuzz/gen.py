@@ -1749,8 +1749,8 @@ class Gen:
         v = self.r5 = random.Random(self.seed * 2750159 + 17)
         self.cont = False  # generating this stream's code
         self.ccounter = 0
-        on = v.random() < 0.5  # this kernel uses containers
-        self.crate = v.choice([0.1, 0.15, 0.25]) if on else 0.0  # chance of a snippet after a statement
+        on = v.random() < 0.45  # this kernel uses containers
+        self.crate = v.choice([0.08, 0.12, 0.2]) if on else 0.0  # chance of a snippet after a statement
         self.cN = v.choice([2, 3, 4])  # the N of the kernel's std::arrays
         self.ncparams = v.choice([0, 1, 1, 2, 3]) if on else 0  # container parameters of the kernel
         self.nch = v.choice([0, 1, 1, 2]) if on else 0  # helpers with container parameters
