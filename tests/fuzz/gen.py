@@ -12,7 +12,9 @@ compound assignments, ++/--,
 ternaries and math functions on safe domains; and, drawn from a second
 stream (Gen.init_extras) so that seeds keep their kernels otherwise, local
 pointers and references, helpers and kernel parameters taking T& / const T&,
-template helpers, range-based for, enum class and constexpr helpers. Values are kept bounded
+template helpers, range-based for, enum class and constexpr helpers; from a third, structs;
+from a fourth, lambdas; from a fifth (Gen.init_containers), std::vector and std::array
+parameters, locals and helpers. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
 
@@ -458,9 +460,13 @@ class Gen:
         self.init_extras()
         self.init_structs()
         self.init_lambdas()
+        self.init_containers()
 
     # -- small utilities
     def fresh(self, base):
+        if self.cont:  # names of the fifth stream's code (vc1, jc2, ...)
+            self.ccounter += 1
+            return "%sc%d" % (base, self.ccounter)
         if self.lam:  # names of the fourth stream's code (fl1, il2, ...)
             self.lcounter += 1
             return "%sl%d" % (base, self.lcounter)
@@ -760,6 +766,8 @@ class Gen:
                 out += self.struct_snippet(scope)  # from the third stream: structs
             if not self.alt_depth and not self.in_helper and self.lrate and self.r4.random() < self.lrate:
                 out += self.lambda_snippet(scope)  # from the fourth stream: lambdas
+            if not self.alt_depth and not self.in_helper and self.crate and self.r5.random() < self.crate:
+                out += self.container_snippet(scope)  # from the fifth stream: std::vector, std::array
         return out
 
     def stmt(self, scope):
@@ -1599,7 +1607,7 @@ class Gen:
         """A Call of h; whether a template helper's call names T is drawn from the second stream."""
         c = Call(h.name, args, mag=mag, helper=h)
         if self.xtmpl:  # (the fourth stream's calls draw from it)
-            c.explicit = (self.r if self.lam else self.r2).random() < 0.5
+            c.explicit = (self.r if self.lam or self.cont else self.r2).random() < 0.5
         return c
 
     # -- structs, drawn from a third random stream
@@ -1727,6 +1735,538 @@ class Gen:
         """tgt += c * tanh([&](T lx) { return lx * e; }(arg));"""
         e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
         return self.acc_line(sc, LNow(self.lparam(), e, self.larg(sc)))
+
+    # ---------------------------------------------------------------- containers
+    # std::vector and std::array (a fifth stream): kernel parameters (`const std::vector<T>&`,
+    # `std::vector<T>&`, `std::vector<T>` by value, `std::array<T, N>` by value, `const&` and
+    # `&`; wrt or not), helpers taking them, std::array locals (also declared in loop bodies,
+    # nested ones), std::vector locals at the top level of the kernel and of helpers (sized
+    # from run-time values, copies, braced lists), every element access form (`v[i]`, `at`,
+    # `front`, `back`, `data()[i]`, `*(v.data() + k)`, range-for, pointers into `data()`, `&v[k]`
+    # and `v.data() + k` passed to helpers), `size()`, `empty()`, `fill`, `a = b`, and scalar
+    # locals passed as `&t` to pointer parameters. Every decision is drawn from self.r5
+    # (random.Random(seed * 2750159 + 17)) in alt(..., self.r5), with names of their own (vc1,
+    # jc2), so that the other four streams draw what they drew before. Containers are not in
+    # Scope.arrs: the other streams never see them; only this code reads and writes them,
+    # through self.cvars (the containers of the function being generated) and sc.cv.
+    def init_containers(self):
+        v = self.r5 = random.Random(self.seed * 2750159 + 17)
+        self.cont = False  # generating this stream's code
+        self.ccounter = 0
+        on = v.random() < 0.45  # this kernel uses containers
+        self.crate = v.choice([0.08, 0.12, 0.2]) if on else 0.0  # chance of a snippet after a statement
+        self.cN = v.choice([2, 3, 4])  # the N of the kernel's std::arrays
+        self.ncparams = v.choice([0, 1, 1, 2, 3]) if on else 0  # container parameters of the kernel
+        self.nch = v.choice([0, 1, 1, 2]) if on else 0  # helpers with container parameters
+        self.cparams = []  # (kind, name, length)
+        self.cvars = []  # CVar: the containers of the function being generated
+        self.chelpers = []  # Helper
+        self.chelper_defs = []
+
+    @contextlib.contextmanager
+    def calt(self, budget):
+        """This stream's code: alt() on self.r5, with its own names."""
+        with self.alt(budget, self.r5):
+            self.cont = True
+            try:
+                yield
+            finally:
+                self.cont = False
+
+    def ctype(self, kind, T):
+        """The container type of a parameter kind (no qualifiers): std::vector<T>, std::array<T, N>."""
+        return ("std::vector<%s>" if kind.endswith("vec") else "std::array<%s, " + str(self.cN) + ">") % T
+
+    def container_params(self, params):
+        """After the other streams' parameters: vx0 / vy1 / ax2 / ay3 (y: in/out, always wrt)."""
+        v = self.r5
+        for j in range(self.ncparams):
+            kind = v.choice(["cvec", "cvec", "vvec", "rvec", "rvec", "carr", "varr", "rarr"])
+            vec = kind.endswith("vec")
+            name = "%s%s%d" % ("v" if vec else "a", "y" if kind.startswith("r") else "x", j)
+            n = v.randint(1, 6) if vec else self.cN
+            params.insert(v.randint(0, len(params)), (kind, name, n))
+            self.cparams.append((kind, name, n))
+            if self.grad_all or kind.startswith("r") or v.random() < 0.7:
+                wrt = set(self.wrt) | {name}
+                self.wrt = [p[1] for p in params if p[1] in wrt]
+            self.cvars.append(CVar(name, vec, n, True, kind.startswith("r")))
+
+    def container_helpers(self):
+        """Helpers with container parameters, after the other streams' helpers (they may call them)."""
+        for j in range(self.nch):
+            kernel_cvars = self.cvars
+            with self.calt(self.r5.randint(2, 4)):
+                hd = self.make_chelper(j)
+            self.cvars = kernel_cvars
+            self.chelpers.append(hd[0])
+            self.chelper_defs.append(hd)
+
+    def make_chelper(self, j):
+        """T vred(const std::vector<T>& v | std::vector<T> v, T u), void vupd(std::vector<T>& y, ..., T u),
+        T ared(std::array<T, N> a | const std::array<T, N>& a, [const std::vector<T>& w,] T u),
+        void/T aupd(std::array<T, N>& a, [const std::vector<T>& w,] T u). A helper's vectors hold at
+        least one element (the callers see to it); their length is otherwise unknown here."""
+        name = "%s_c%d" % (self.name, j)
+        kind = self.pick(["vred", "vupd", "ared", "aupd"])
+        scope = Scope()
+        scope.cv = []
+        self.in_helper = True
+        self.max_loop = 2
+        self.runtime_bounds = set()
+        N = self.cN
+        if kind == "vred":
+            params = [(self.pick(["cvec", "cvec", "vvec"]), "v"), ("T", "u")]
+        elif kind == "vupd":
+            params = [("rvec", "y")] + ([(self.pick(["carr", "cvec"]), "w")] if self.chance(0.5) else []) + [("T", "u")]
+        elif kind == "ared":
+            params = [(self.pick(["carr", "varr"]), "a")] + ([("cvec", "w")] if self.chance(0.4) else []) + [("T", "u")]
+        else:
+            params = [("rarr", "a")] + ([("cvec", "w")] if self.chance(0.4) else []) + [("T", "u")]
+        ret = kind in ("vred", "ared") or (kind == "aupd" and self.chance(0.5))
+        self.fn_ret = "T" if ret else "void"
+        for k, p in params:
+            if k == "T":
+                scope.fs.append((p, VMAG, False))
+            else:
+                scope.cv.append(CVar(p, k.endswith("vec"), 1 if k.endswith("vec") else N, k.endswith("arr"),
+                                     k.startswith("r")))
+        self.cvars = scope.cv
+        body = []
+        acc = self.fresh("acc")
+        if ret:
+            body.append(Decl("%s %s = %s;", "T", acc, Bin("*", Lit(self.const(0.2, 0.8)), Ref("u"))))
+            scope.fs.append((acc, VMAG, True))
+        if kind in ("vred", "vupd") and self.chance(0.6):
+            body += self.c_vlocal(scope)  # a vector local at the helper's top level
+        for _ in range(self.r.randint(1, 3)):
+            body += self.c_snippet(scope)
+        main = [c for c in scope.cv if c.name in ("v", "y", "a")][0]
+        if main.writable:
+            body += self.c_loop(scope, main, write=True)
+        if ret:
+            body += self.c_loop(scope, main, write=False) if self.chance(0.5) else self.c_rfor(scope, main, write=False)
+            body.append(Line("return %s;", self.squash_to(self.ret_expr(scope), 4.0)))
+        h = Helper(name, "value" if ret else "void", params)
+        h.mag = 4.0
+        if self.chance(0.3):
+            h.tmpl = "T"
+        return h, (self.pick(["static ", "", "inline "]), params), body
+
+    def container_snippet(self, scope, force=False):
+        """Container code after a statement of the kernel. force (before the result): one use of
+        every container parameter, reads of most top-level container locals, a call of every
+        container helper that fits."""
+        with self.calt(self.r5.randint(1, 3)):
+            sc = Scope(scope)
+            sc.level, sc.loop = scope.level, scope.loop
+            sc.cv = list(self.cvars)
+            if not force:
+                return self.c_snippet(sc)
+            out = []
+            params = {p[1] for p in self.cparams}
+            for c in list(sc.cv):
+                if c.name in params and c.writable:
+                    out += self.c_write(sc, c)
+                elif c.lo >= 1 and (c.name in params or self.chance(0.7)):
+                    out += self.acc_line(sc, Bin("*", self.c_el(sc, c), self.var_leaf(sc)))
+            for h in self.chelpers:
+                args = self.c_call_args(sc, h)
+                if args:
+                    call = self.xcallnode(h, args, h.mag)
+                    out += [Line("%s;", call)] if h.kind == "void" else self.acc_line(sc, call)
+            return out
+
+    def c_snippet(self, sc):
+        cv = sc.cv
+        full = [c for c in cv if c.lo >= 1]
+        wr = [c for c in full if c.writable]
+        arr1 = [c for c in cv if not c.vec and not c.cols]
+        helper_ok = [h for h in self.chelpers if self.c_call_args(sc, h, dry=True)]
+        ptr_helpers = [h for h in self.helpers if h.kind in ("value", "void", "value_out")
+                       and any(k in ("in", "out", "one") for k, _ in h.params)]
+        kinds = [(3 if sc.level == 0 else 0, "vlocal"), (3, "alocal"), (2 if sc.loop < self.max_loop else 0, "aloop"),
+                 (5 if full else 0, "read"), (4 if cv else 0, "loop"), (3 if [c for c in cv if not c.cols] else 0, "rfor"),
+                 (4 if wr else 0, "write"), (4 if helper_ok else 0, "hcall"),
+                 (3 if ptr_helpers and [c for c in full if c.exact and not c.cols] else 0, "pcall"),
+                 (2 if [c for c in full if c.exact and not c.cols] else 0, "ptr"),
+                 (2 if [h for h in ptr_helpers if self.c_addr_ok(h)] and self.c_scalars(sc) else 0, "addr"),
+                 (2 if [c for c in arr1 if c.writable] else 0, "fill"), (2 if len(arr1) > 1 else 0, "aassign"),
+                 (2 if cv else 0, "size"), (2 if full else 0, "ref")]
+        k = self.wpick(kinds)
+        return getattr(self, "c_" + k)(sc)
+
+    # -- elements
+    def c_index(self, sc, c):
+        """An int node i with 0 <= i < c's length."""
+        if c.exact:
+            return self.index_into(sc, c.lo)
+        own = [v for v in sc.ints if v.sym == c.name]
+        if own and self.chance(0.6):
+            return IV(self.pick(own).name)
+        nonneg = [v for v in sc.ints if v.lo >= 0]
+        if nonneg and self.chance(0.6):
+            return IBin("%", IV(self.pick(nonneg).name), IV("%s.size()" % c.name))
+        return IV(str(self.r.randrange(c.lo)))
+
+    def c_el(self, sc, c, forms=None):
+        """An element of c: c[i], c.at(i), c.front(), c.back(), c.data()[i], *(c.data() + i), M[i][j]."""
+        if c.cols:
+            return CEl(c.name, "2d", self.c_index(sc, c), IV(str(self.r.randrange(c.cols))))
+        form = self.pick(forms or ["[]", "[]", "[]", "at", "at", "front", "back", "data", "deref"])
+        if form in ("front", "back"):
+            return CEl(c.name, form)
+        if form == "deref":
+            return CEl(c.name, form, IV(str(self.r.randrange(c.lo))))  # a constant offset
+        return CEl(c.name, form, self.c_index(sc, c))
+
+    def c_read(self, sc):
+        c = self.pick([c for c in sc.cv if c.lo >= 1])
+        return self.acc_line(sc, Bin("*", self.c_el(sc, c), self.var_leaf(sc)))
+
+    def c_write(self, sc, c=None):
+        c = c or self.pick([c for c in sc.cv if c.lo >= 1 and c.writable])
+        el = self.c_el(sc, c, ["[]", "[]", "at", "front", "back", "data"])
+        op = self.wpick([(3, "="), (3, "+="), (2, "*="), (1, "-=")])
+        if op == "=":
+            rhs = Math("tanh", [Bin("+", Bin("*", Lit(self.const(0.3, 0.8)), el), self.fexpr(sc, 1))], self.style(), 1.0)
+        else:
+            rhs = self.rhs(sc, op)
+        return [Line("%s %s %s;", el, op, rhs)]
+
+    # -- loops over containers
+    def c_loop(self, sc, c=None, write=None):
+        """for (std::size_t j = 0; j < c.size(); ++j) (or int, or the known length): read or write c[j]."""
+        c = c or self.pick(sc.cv)
+        if write is None:
+            write = c.writable and self.chance(0.5)
+        j = self.fresh("j")
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.ints.append(IVar(j, 0, c.lo - 1 if c.exact else 10 ** 6, sym=None if c.exact else c.name))
+        inner.cv = sc.cv
+        body = self.block(inner, self.r.randint(0, 1)) if inner.loop <= self.max_loop else []
+        el = CEl(c.name, "2d", IV(j), IV(str(self.r.randrange(c.cols)))) if c.cols else \
+            CEl(c.name, self.pick(["[]", "[]", "at", "data"]), IV(j))
+        if write:
+            e = Bin("+", Bin("*", Lit(self.const(0.4, 0.9)), el), self.fexpr(inner, 1))
+            body.append(Line("%s = %s;", el, Math("tanh", [e], self.style(), 1.0)))
+        else:
+            body += self.acc_line(inner, Bin("*", el, self.var_leaf(inner)))
+        others = [o for o in sc.cv if o is not c and o.lo >= 1]
+        if others and self.chance(0.3):
+            body += self.acc_line(inner, Bin("*", el, self.c_el(inner, self.pick(others))))
+        form = self.pick(["size_t", "int"] + (["known"] if c.exact else []))
+        if form == "size_t":
+            return [Block("for (std::size_t %s = 0; %s < %s.size(); ++%s) {", body, "}", (j, j, c.name, j))]
+        if form == "int":
+            return [Block("for (int %s = 0; %s < static_cast<int>(%s.size()); ++%s) {", body, "}", (j, j, c.name, j))]
+        return [Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (j, j, c.lo, j))]
+
+    def c_rfor(self, sc, c=None, write=None):
+        """for (T e : c) / for (const T& e : c) / for (T& e : c) (a writable c)."""
+        c = c or self.pick([c for c in sc.cv if not c.cols])
+        if write is None:
+            write = c.writable and self.chance(0.5)
+        mode = "&" if write else self.pick(["", "const&"])
+        v = self.fresh("e")
+        self.xref_names.add(v)
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.fs.append((v, VMAG, write))
+        inner.cv = sc.cv
+        body = self.block(inner, self.r.randint(0, 1)) if inner.loop <= self.max_loop else []
+        if write:
+            body.append(Line("%s = %s;", v, Math("tanh", [Bin("+", Bin("*", Lit(self.const(0.4, 0.9)), Ref(v)),
+                                                                  self.fexpr(inner, 1))], self.style(), 1.0)))
+        else:
+            body += self.acc_line(inner, Bin("*", Ref(v), self.var_leaf(inner)), avoid=(v,))
+        head = "for (const %s& %s : %s) {" if mode == "const&" else "for (%s" + mode + " %s : %s) {"
+        return [Block(head, body, "}", ("T", v, c.name))]
+
+    # -- locals
+    def c_sizes(self, sc):
+        """(expression, exact, length) of run-time lengths for a vector local."""
+        out = []
+        for v in sc.ints:
+            if v.name in self.runtime_bounds and v.lo == v.hi:
+                k = self.r.randint(0, 2)
+                out.append(("%s + %d" % (v.name, k) if k else v.name, True, v.lo + k))
+                out.append(("2 * %s + 1" % v.name, True, 2 * v.lo + 1))
+            elif v.lo >= 0 and not v.name.startswith("i") and not v.name.startswith("j"):
+                out.append(("%s %% 3 + 1" % v.name, False, 1))  # a value only known when it runs
+        for c in sc.cv:
+            if c.vec and c.lo >= 1:
+                out.append(("%s.size()" % c.name, c.exact, c.lo))
+                out.append(("%s.size() + 1" % c.name, c.exact, c.lo + 1))
+        out.append((str(self.r.randint(1, 5)), True, None))
+        return out
+
+    def c_vlocal(self, sc):
+        """A vector local (top level only): (n), (n, value), a copy, a braced list; maybe filled by a loop."""
+        name = self.fresh("v")
+        vecs = [c for c in sc.cv if c.vec]
+        form = self.pick(["count", "countval", "countval", "braced"] + (["copy", "copy", "copy"] if vecs else []))
+        out = []
+        if form == "braced":
+            k = self.r.randint(1, 4)
+            items = InitList([self.squash_to(self.fexpr(sc, self.r.randint(0, 1)), VMAG) for _ in range(k)])
+            out.append(Decl(self.pick(["%s %s = {%s};", "%s %s{%s};"]), CTy("vec"), name, items))
+            c = CVar(name, True, k, True, True)
+        elif form == "copy":
+            src = self.pick(vecs)
+            out.append(Decl(self.pick(["%s %s = %s;", "%s %s(%s);"]), CTy("vec"), name, src.name))
+            c = CVar(name, True, src.lo, src.exact, True)
+        else:
+            size, exact, n = self.pick(self.c_sizes(sc))
+            if n is None:
+                n = int(size)
+            if form == "count":
+                out.append(Decl("%s %s(%s);", CTy("vec"), name, IV(size)))
+            else:
+                out.append(Decl("%s %s(%s, %s);", CTy("vec"), name, IV(size), self.squash_to(self.fexpr(sc, 1), VMAG)))
+            c = CVar(name, True, n, exact, True)
+        sc.cv.append(c)
+        if sc.level == 0 and self.cvars is not sc.cv:
+            self.cvars.append(c)  # seen by the kernel's later snippets
+        if form == "count" or self.chance(0.3):
+            out += self.c_loop(sc, c, write=True)
+        if c.lo >= 1 and self.chance(0.5):
+            out += self.acc_line(sc, Bin("*", self.c_el(sc, c), self.var_leaf(sc)))
+        return out
+
+    def c_alocal(self, sc):
+        """A std::array local: {}, braced, a copy, filled; or a nested std::array<std::array<T, C>, N>."""
+        name = self.fresh("a")
+        N = self.cN
+        arrs = [c for c in sc.cv if not c.vec and not c.cols]
+        if self.chance(0.2):
+            C = self.r.randint(2, 3)
+            if self.chance(0.5):
+                rows = RowList([InitList([self.squash_to(self.fexpr(sc, 0), VMAG) for _ in range(self.r.randint(1, C))])
+                                for _ in range(self.r.randint(1, N))])
+                out = [Decl("%s %s = {{%s}};", CTy("arr2", N, C), name, rows)]
+            else:
+                out = [Decl("%s %s{};", CTy("arr2", N, C), name)]
+            c = CVar(name, False, N, True, True, cols=C)
+        else:
+            form = self.pick(["zero", "braced", "braced", "fill"] + (["copy"] if arrs else []))
+            if form == "zero":
+                out = [Decl("%s %s{};", CTy("arr", N), name)]
+            elif form == "braced":
+                items = InitList([self.squash_to(self.fexpr(sc, self.r.randint(0, 1)), VMAG)
+                                  for _ in range(self.r.randint(1, N))])
+                out = [Decl(self.pick(["%s %s = {%s};", "%s %s{%s};"]), CTy("arr", N), name, items)]
+            elif form == "fill":
+                out = [Decl("%s %s;", CTy("arr", N), name),
+                       Line("%s.fill(%s);", name, self.squash_to(self.fexpr(sc, 1), VMAG))]
+            else:
+                out = [Decl(self.pick(["%s %s = %s;", "%s %s(%s);"]), CTy("arr", N), name, self.pick(arrs).name)]
+            c = CVar(name, False, N, True, True)
+        sc.cv.append(c)
+        if sc.level == 0 and self.cvars is not sc.cv:
+            self.cvars.append(c)
+        for _ in range(self.r.randint(0, 2)):
+            out += self.c_write(sc, c) if self.chance(0.5) else self.c_loop(sc, c, write=True)
+        out += self.acc_line(sc, Bin("*", self.c_el(sc, c), self.var_leaf(sc)))
+        return out
+
+    def c_aloop(self, sc):
+        """std::array locals declared in a loop body."""
+        i = self.fresh("i")
+        K = self.r.randint(1, 3)
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.ints.append(IVar(i, 0, K - 1))
+        inner.cv = list(sc.cv)
+        body = self.c_alocal(inner)
+        if self.chance(0.5):
+            body += self.c_snippet(inner)
+        return [Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (i, i, K, i))]
+
+    # -- calls
+    def c_call_args(self, sc, h, dry=False):
+        """Arguments of a call of container helper h (None: no fitting containers). A container the
+        call writes is passed to no other parameter."""
+        args, used = [], []  # used: (container, passed to a writable parameter)
+        for k, p in h.params:
+            if k == "T":
+                args.append(None)
+                continue
+            wr = k.startswith("r")
+            cands = [c for c in sc.cv if c.vec == k.endswith("vec") and not c.cols and c.lo >= 1
+                     and (c.writable or not wr)
+                     and not any(u is c and (wr or uw) for u, uw in used)]
+            if not cands:
+                return None
+            c = cands[0] if dry else self.pick(cands)
+            used.append((c, wr))
+            args.append(IV(c.name))
+        if not dry:
+            for n, (k, p) in enumerate(h.params):
+                if k == "T":
+                    args[n] = self.squash_to(self.fexpr(sc, 1), VMAG)
+        return args
+
+    def c_hcall(self, sc):
+        h = self.pick([h for h in self.chelpers if self.c_call_args(sc, h, dry=True)])
+        args = self.c_call_args(sc, h)
+        call = self.xcallnode(h, args, h.mag)
+        if h.kind == "void":
+            return [Line("%s;", call)]
+        return self.acc_line(sc, call)
+
+    def c_ptrarg(self, sc, need, writable, avoid):
+        """A pointer argument into a container of known length (`c.data()`, `c.data() + k`, `&c[k]`)."""
+        cands = [c for c in sc.cv if c.exact and not c.cols and c.lo >= need and c.name not in avoid
+                 and (c.writable or not writable)]
+        if not cands:
+            return None, None
+        c = self.pick(cands)
+        k = self.r.randint(0, c.lo - need)
+        form = self.pick(["data", "data", "amp"])
+        if form == "amp":
+            return PtrArg(lambda cx, n=c.name, k=k: "&%s[%d]" % (n, k)), c.name
+        if k == 0:
+            return PtrArg(lambda cx, n=c.name: "%s.data()" % n), c.name
+        return PtrArg(lambda cx, n=c.name, k=k: "%s.data() + %d" % (n, k)), c.name
+
+    def c_pcall(self, sc):
+        """A helper of the first stream called with pointers into containers (and other buffers)."""
+        h = self.pick([h for h in self.helpers if h.kind in ("value", "void", "value_out")
+                       and any(k in ("in", "out", "one") for k, _ in h.params)])
+        self.cur_m = self.r.randint(1, 3)
+        args, used = [None] * len(h.params), []
+        for n, (k, _) in enumerate(h.params):
+            if k == "m":
+                args[n] = IV(str(self.cur_m))
+            elif k in ("in", "out", "one"):
+                need = self.cur_m if k != "one" else 1
+                p, base = self.c_ptrarg(sc, need, k != "in", used) if self.chance(0.8) or k == "one" else (None, None)
+                if p is None:
+                    p, base = self.ptr_source(sc, need, k != "in", avoid=used)
+                if p is None:
+                    return self.c_read(sc) if [c for c in sc.cv if c.lo >= 1] else []
+                used.append(base)
+                args[n] = p
+        for n, (k, _) in enumerate(h.params):
+            if k == "T":
+                args[n] = self.squash_to(self.fexpr(sc, 1), VMAG)
+        call = self.xcallnode(h, args, h.mag)
+        if h.kind == "void":
+            return [Line("%s;", call)]
+        return self.acc_line(sc, call, avoid=used)
+
+    def c_scalars(self, sc):
+        """Scalar locals that may be passed as &t (not parameters, references, globals or members)."""
+        pn = self.param_names() | {"ra"}
+        return [v for v in sc.fs if v[2] and v[0] not in pn and v[0] not in self.global_names
+                and v[0] not in self.xref_names and "." not in v[0]]
+
+    def c_addr_ok(self, h):
+        return h.kind in ("void", "value_out", "value") and any(k == "one" or k == "in" for k, _ in h.params)
+
+    def c_addr(self, sc):
+        """A scalar local passed as &t: `h(e, &t)` (T* o), `h(&t, 1, e)` (const T* p)."""
+        h = self.pick([h for h in self.helpers if self.c_addr_ok(h)])
+        t = self.pick(self.c_scalars(sc))[0]
+        kinds = [k for k, _ in h.params]
+        slot = kinds.index("one") if "one" in kinds else kinds.index("in")
+        args, used = [None] * len(h.params), [t]
+        self.cur_m = 1
+        for n, (k, _) in enumerate(h.params):
+            if n == slot:
+                args[n] = PtrArg(lambda c, t=t: "&%s" % t)
+            elif k == "m":
+                args[n] = IV("1")
+            elif k in ("in", "out", "one"):
+                p, base = self.c_ptrarg(sc, 1, k != "in", used)
+                if p is None:
+                    p, base = self.ptr_source(sc, 1, k != "in", avoid=used)
+                if p is None:
+                    return []
+                used.append(base)
+                args[n] = p
+        for n, (k, _) in enumerate(h.params):
+            if k == "T":
+                args[n] = self.squash_to(self.fexpr(sc, 1), VMAG)
+        call = self.xcallnode(h, args, h.mag)
+        if h.kind == "void":
+            return [Line("%s;", call)]
+        return self.acc_line(sc, call, avoid=used)  # not `t += h(&t)`
+
+    # -- the rest
+    def c_ptr(self, sc):
+        """A local pointer into a container: `const T* p = c.data() + k;` read p[j]; or `T* p = &c[k];` written."""
+        c = self.pick([c for c in sc.cv if c.exact and c.lo >= 1 and not c.cols])
+        k = self.r.randint(0, c.lo - 1)
+        L = c.lo - k
+        write = c.writable and self.chance(0.5)
+        p = self.fresh("p")
+        init = "%s.data()" % c.name if k == 0 else self.pick(["%s.data() + %d" % (c.name, k), "&%s[%d]" % (c.name, k)])
+        out = [Decl("%s%s* %s = %s;", "" if write else "const ", "T", p, init)]
+        j = self.fresh("j")
+        inner = Scope(sc)
+        inner.loop += 1
+        inner.ints.append(IVar(j, 0, L - 1))
+        el = Ref(p, [IV(j)])
+        if write:
+            body = [Line("%s = %s;", el, Math("tanh", [Bin("+", el, self.fexpr(inner, 1))], self.style(), 1.0))]
+        else:
+            body = self.acc_line(inner, Bin("*", el, self.var_leaf(inner)))
+        out.append(Block("for (int %s = 0; %s < %d; ++%s) {", body, "}", (j, j, L, j)))
+        if self.chance(0.4):
+            out += self.acc_line(sc, Bin("*", Ref(p, deref=0), self.var_leaf(sc)))
+        return out
+
+    def c_fill(self, sc):
+        c = self.pick([c for c in sc.cv if not c.vec and not c.cols and c.writable])
+        return [Line("%s.fill(%s);", c.name, self.squash_to(self.fexpr(sc, 1), VMAG))]
+
+    def c_aassign(self, sc):
+        arr1 = [c for c in sc.cv if not c.vec and not c.cols]
+        to = [c for c in arr1 if c.writable]
+        if not to:
+            return self.c_loop(sc)
+        a = self.pick(to)
+        b = self.pick([c for c in arr1 if c is not a])
+        return [Line("%s = %s;", a.name, b.name)]
+
+    def c_size(self, sc):
+        """size() in an expression, empty() or size() in a condition."""
+        c = self.pick(sc.cv)
+        if self.chance(0.5):
+            return self.acc_line(sc, Bin("*", IntAsT(IV("%s.size()" % c.name), self.const(0.05, 0.3), self.chance(0.5)),
+                                         self.var_leaf(sc)))
+        cond = self.pick([Logic("!", IV("%s.empty()" % c.name)), IV("%s.empty()" % c.name),
+                          Cmp(self.pick([">", "<=", "=="]), IV("%s.size()" % c.name), IV(str(self.r.randint(1, 4))), False)])
+        then = self.block(Scope(sc), 1) or [self.safe_assign(sc)]
+        if c.lo >= 1 and self.chance(0.5):
+            then = self.c_read(sc) or then
+        return [If(cond, then)]
+
+    def container_arg(self, kind, name, n, buf, var, pre, post, grad=False):
+        """main.cpp: a container argument `var` built from its flat buffer, stored back after the
+        call when the kernel may change it (and always for an adjoint)."""
+        make = "fz::vec(%s, %d)" % (buf, n) if kind.endswith("vec") else "fz::arr<%d>(%s)" % (n, buf)
+        pre.append("auto %s = %s;" % (var, make))
+        if grad or kind.startswith("r"):
+            post.append("fz::store(%s, %s);" % (var, buf))
+        return var
+
+    def c_ref(self, sc):
+        """T& r = c[i]; written through; const T& r = c[i]; read."""
+        c = self.pick([c for c in sc.cv if c.lo >= 1])
+        name = self.fresh("r")
+        self.xref_names.add(name)
+        el = self.c_el(sc, c, ["[]", "[]", "at", "front", "back"])
+        if c.writable and self.chance(0.6):
+            out = [Decl("%s& %s = %s;", "T", name, el)]
+            op = self.pick(["=", "+=", "*="])
+            rr = Math("tanh", [Bin("+", Ref(name), self.fexpr(sc, 1))], self.style(), 1.0) if op == "=" else self.rhs(sc, op)
+            return out + [Line("%s %s %s;", name, op, rr)]
+        out = [Decl("const %s& %s = %s;", "T", name, el)]
+        return out + self.acc_line(sc, Bin("*", Ref(name), self.var_leaf(sc)))
 
     def stype(self, st, T):
         """The C++ name of struct type st ('V' or 'B') in type T (float kernels' double twin: kN_Vd)."""
@@ -2233,6 +2773,7 @@ class Gen:
             helper_defs.append((h, sig, body))
             self.helpers.append(h)
         self.extras_helpers()
+        self.container_helpers()
 
         # parameters and constant globals
         scope = Scope()
@@ -2296,6 +2837,7 @@ class Gen:
                 self.pstyle[name] = self.pick(["[]", "[N]"])
         self.extras_params(params, scope)
         self.struct_params(params)
+        self.container_params(params)
 
         self.max_loop = 3
         self.budget = r.randint(6, 18)
@@ -2329,6 +2871,12 @@ class Gen:
             body.insert(len(body) - 1, Block("{", self.struct_snippet(scope), "}"))
             for kind, name, st in self.sparams:
                 self.inputs[name] = [round(self.r3.uniform(-1, 1), 4) for _ in range(self.sflat(st))]
+        if self.cparams or self.cvars or self.chelpers:
+            # container parameters, locals and helpers used before the result (at the top level)
+            end = len(self.body) - 1
+            self.body[end:end] = self.container_snippet(scope, force=True)
+            for kind, name, n in self.cparams:
+                self.inputs[name] = [round(self.r5.uniform(-1, 1), 4) for _ in range(n)]
         return self
 
     # -- rendering
@@ -2339,6 +2887,8 @@ class Gen:
             return {"scref": "const %s&", "sval": "%s", "sref": "%s&"}[kind] % ty
         if kind == "T" and name in self.xcref:
             return "const %s&" % T
+        if kind in CKINDS:  # containers (fifth stream)
+            return CKINDS[kind] % self.ctype(kind, T)
         return {"in": "const %s*" % T, "out": "%s*" % T, "one": "%s*" % T, "T": T, "m": "int", "int": "int",
                 "sel": "const int*", "ref": "%s&" % T, "cref": "const %s&" % T, "mode": "%s_E" % self.name}[kind]
 
@@ -2381,7 +2931,7 @@ class Gen:
             else:
                 out.append("constexpr %s %s%s = %s;" % (c.T, name, c.suffix, lit(vals[0], c)))
         out += self.struct_helpers(c)
-        for hd in self.helper_defs + self.xhelper_defs:
+        for hd in self.helper_defs + self.xhelper_defs + self.chelper_defs:
             out += self.render_helper(hd, c)
         if marked:
             out.append("CGP_GRAD(%s)" % ("" if self.grad_all else ", ".join(self.wrt)))
@@ -2413,7 +2963,8 @@ class Gen:
         c = Ctx(self.T, False, "")
         ret = "void" if self.fn_ret == "void" else c.T
         ps = ["%s %s" % (self.ptype(k, c.T, n), n) for k, n, _ in self.params]
-        ps += ["%s* d_%s" % (self.stype(st, c.T) if k in ("scref", "sval", "sref") else c.T, n)
+        ps += ["%s* d_%s" % (self.stype(st, c.T) if k in ("scref", "sval", "sref") else
+                             self.ctype(k, c.T) if k in CKINDS else c.T, n)
                for k, n, st in self.params if n in self.wrt]
         return "%s %s_grad(%s);" % (ret, self.name, ", ".join(ps))
 
@@ -2434,9 +2985,10 @@ class Gen:
                 lines.append('  c.add("%s", %s, %s, {%s});' % (name, fk, "true" if name in self.wrt else "false", vals))
                 pi[name] = k
                 k += 1
-            elif kind in ("scref", "sval", "sref"):
+            elif kind in ("scref", "sval", "sref") or kind in CKINDS:
                 # a struct parameter: a buffer of its floating members in declaration order
-                fk = "fz::INOUT" if kind == "sref" else "fz::IN"
+                # (a container: of its elements)
+                fk = "fz::INOUT" if kind in ("sref", "rvec", "rarr") else "fz::IN"
                 vals = ", ".join(repr(v) for v in self.inputs[name])
                 lines.append('  c.add("%s", %s, %s, {%s});' % (name, fk, "true" if name in self.wrt else "false", vals))
                 pi[name] = k
@@ -2458,6 +3010,9 @@ class Gen:
                     if kind == "sref":
                         post.append("%s_%s_st(%s, %s);" % (self.name, st, v, buf))
                     out.append(v)
+                elif kind in CKINDS:
+                    out.append(self.container_arg(kind, name, st, "%s.p%s(%d)" % (b, "d" if dbl else "f", pi[name]),
+                                                  "c_" + name, pre, post))
                 elif kind in ("in", "out"):
                     out.append("%s.p%s(%d)" % (b, "d" if dbl else "f", pi[name]))
                 elif kind == "T":
@@ -2486,6 +3041,8 @@ class Gen:
                         pre.append("%s %s{}; %s_%s_ld(%s, %s);" % (self.stype(st, T), v, self.name, st, v, buf))
                         post.append("%s_%s_st(%s, %s);" % (self.name, st, v, buf))
                         a.append("&" + v)
+                    elif kind in CKINDS:
+                        a.append("&" + self.container_arg(kind, n, st, buf, "d_" + n, pre, post, True))
                     else:
                         a.append(buf)
             c = "%s(%s)" % (fn, ", ".join(a))
@@ -2576,6 +3133,50 @@ class SLine(S):
 
     def lines(self, c, ind):
         return [ind + self.fn(c)]
+
+
+# Container parameter kinds of the fifth stream: how each is passed (of std::vector<T> or std::array<T, N>).
+CKINDS = {"cvec": "const %s&", "vvec": "%s", "rvec": "%s&", "carr": "const %s&", "varr": "%s", "rarr": "%s&"}
+
+
+class CVar:
+    """A container variable: at least lo elements (exactly lo when exact), writable or not; cols: a
+    nested std::array<std::array<T, cols>, lo>."""
+
+    def __init__(self, name, vec, lo, exact, writable, cols=None):
+        self.name, self.vec, self.lo, self.exact, self.writable, self.cols = name, vec, lo, exact, writable, cols
+
+
+class CEl(Node):
+    """An element of a container: v[i], v.at(i), v.front(), v.back(), v.data()[i], *(v.data() + k), M[i][j]."""
+
+    def __init__(self, name, form, idx=None, idx2=None):
+        self.name, self.form, self.idx, self.idx2 = name, form, idx, idx2
+        self.mag = VMAG
+
+    def r(self, c):
+        f, n = self.form, self.name
+        if f in ("front", "back"):
+            return "%s.%s()" % (n, f)
+        i = self.idx.r(c)
+        if f == "deref" and i == "0":
+            return "*%s.data()" % n
+        return {"[]": "%s[%s]", "at": "%s.at(%s)", "data": "%s.data()[%s]", "deref": "*(%s.data() + %s)"}.get(
+            f, "%s[%s][%s]") % ((n, i) if f != "2d" else (n, i, self.idx2.r(c)))
+
+
+class CTy:
+    """A container type in the rendering's floating type: std::vector<T>, std::array<T, N>, nested."""
+
+    def __init__(self, kind, N=None, C=None):
+        self.kind, self.N, self.C = kind, N, C
+
+    def r(self, c):
+        if self.kind == "vec":
+            return "std::vector<%s>" % c.T
+        if self.kind == "arr":
+            return "std::array<%s, %d>" % (c.T, self.N)
+        return "std::array<std::array<%s, %d>, %d>" % (c.T, self.C, self.N)
 
 
 def generate(seed):

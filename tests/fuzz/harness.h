@@ -24,6 +24,7 @@
 #define CGP_FUZZ_HARNESS_H
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -390,6 +391,23 @@ class Case {
   std::uint64_t rng_;
   std::vector<Param> ps_;
 };
+
+// std::vector and std::array kernel parameters (and their adjoints) are built from their flat
+// buffers for each call and, when the kernel may change them, stored back after it.
+template <class P>
+std::vector<P> vec(const P* p, std::size_t n) {
+  return std::vector<P>(p, p + n);
+}
+template <std::size_t N, class P>
+std::array<P, N> arr(const P* p) {
+  std::array<P, N> a;
+  for (std::size_t i = 0; i < N; ++i) a[i] = p[i];
+  return a;
+}
+template <class C, class P>
+void store(const C& c, P* p) {
+  for (std::size_t i = 0; i < c.size(); ++i) p[i] = c[i];
+}
 
 }  // namespace fz
 

@@ -16,8 +16,8 @@
 //   adjoint and tangent are Shadows sized with it (include/cgp/buffer.h).
 //
 // Elements are reached as C++ reaches them: `v[i]`, `v.at(i)`, `v.front()`,
-// `v.back()`, `*v.data()`, `&v[k]` and `v.data() + k` passed on, range-based
-// `for`. A kernel's container parameter keeps its type in the entry points,
+// `v.back()`, `*v.data()`, `v.data()[i]`, `&v[k]` and `v.data() + k` passed
+// on, range-based `for`. A kernel's container parameter keeps its type in the entry points,
 // through the wrapper of transform/EntryWrappers.h (`x.data()`, `x.size()`,
 // `d_x->data()`), and a helper's runs undifferentiated through its copy
 // with the split parameters (transform/PrimalCopies.h).
@@ -190,6 +190,18 @@ ExprRef Lowering::lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool w
     unsupported(e, "the method '" + name + "' of a standard container is not supported; use "
                    "size(), data(), [], at(), front(), back(), empty() and fill()");
   return wantAddress ? elementAddress(element) : element;
+}
+
+ExprRef Lowering::containerDataElement(const clang::Expr *base, ExprRef offset) {
+  const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(base->IgnoreParenImpCasts());
+  const clang::Expr *object = mc ? mc->getImplicitObjectArgument() : nullptr;
+  if (!object || !containerTypeOf(object->getType(), ctx_) ||
+      mc->getMethodDecl()->getNameAsString() != "data")
+    return nullptr;
+  Var *v = memoryVar(object);
+  if (!v || (v->isArray() && v->dims.size() == 2))
+    return nullptr; // (the caller says what is not supported)
+  return index(v, {offset});
 }
 
 StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {

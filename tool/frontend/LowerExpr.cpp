@@ -324,6 +324,8 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
       if (Var *v = memoryVar(row->getBase()); v && v->isArray() && v->dims.size() == 2)
         return index(v, {lowerExpr(row->getIdx()), idx});
   }
+  if (ExprRef element = containerDataElement(base, idx)) // v.data()[i]
+    return element;
   unsupported(e, "only arrays and pointer parameters can be indexed; pointer arithmetic in "
                  "an index base is not supported");
 }
@@ -395,6 +397,8 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
     }
     if (Var *v = memoryVar(sub); v && v->isPointer())
       return index(v, {intLit(0)});
+    if (ExprRef element = containerDataElement(sub, intLit(0))) // *v.data()
+      return element;
     if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(sub);
         bo && bo->getOpcode() == clang::BO_Add) {
       ExprRef a = lowerAddress(bo);

@@ -317,6 +317,9 @@ private:
   /// `v.size()`, `v.at(i)`, ...: null when `e` is not a container's method.
   /// With `address`, the address of the element (or `data()`).
   ExprRef lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress = false);
+  /// The element `offset` past `base` when `base` is `v.data()` of a
+  /// container (`v.data()[i]`, `*v.data()`); null otherwise.
+  ExprRef containerDataElement(const clang::Expr *base, ExprRef offset);
   /// `a.fill(x);`, `a = b;` on containers: null for other statements.
   StmtRef lowerContainerStmt(const clang::Expr *e);
   /// `v.push_back(x)`, `pop_back()`, `clear()`, `resize(n)`, `reserve(n)` on
