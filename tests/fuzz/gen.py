@@ -1626,10 +1626,10 @@ class Gen:
         self.srate = z.choice([0.1, 0.2, 0.3]) if self.sdefs else 0.0
         self.sid = z.random() < 0.5  # kN_B has an int member (no adjoint)
         self.sparams = []  # (kind, name, type) of struct kernel parameters
-        # Operators and functions returning structs come from a fourth stream, so that kernels
-        # without them keep the code they had (seeds whose r4 says no draw nothing more).
-        z4 = self.r4 = random.Random(self.seed * 15485863 + 29)
-        self.sops = self.sdefs and z4.random() < 0.6
+        # Operators and functions returning structs come from a stream of their own, so that
+        # kernels without them keep the code they had (seeds whose r6 says no draw nothing more).
+        z6 = self.r6 = random.Random(self.seed * 32452843 + 41)
+        self.sops = self.sdefs and z6.random() < 0.6
 
     # ---------------------------------------------------------------- lambdas
     # Lambdas in the kernel (not in helpers): captureless ones, `[&]` ones that read the
@@ -2535,8 +2535,8 @@ class Gen:
         return out
 
     def struct_values(self, sc, outer):
-        """Operators and functions returning structs on V (decisions from the fourth stream)."""
-        z4 = self.r4
+        """Operators and functions returning structs on V (decisions from their own stream, r6)."""
+        z4 = self.r6
         out = []
         for _ in range(z4.randint(0, 2)):
             Vs = [s[0] for s in sc.structs if s[1] == "V"]

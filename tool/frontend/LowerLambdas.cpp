@@ -99,6 +99,49 @@ bool writes(const clang::Stmt *body, const clang::VarDecl *vd) {
   return written;
 }
 
+/// True when `body` may write through the pointer `vd`: anything but reading
+/// an element (`p[i]`, `*p` as a value) counts.
+bool writesThrough(const clang::Stmt *body, const clang::VarDecl *vd) {
+  bool written = false;
+  std::vector<const clang::Stmt *> parents;
+  auto fn = [&](const clang::DeclRefExpr *ref, Use) {
+    const clang::Stmt *child = ref;
+    size_t k = parents.size();
+    auto up = [&] { // past parentheses and no-op conversions
+      while (k > 0) {
+        const clang::Stmt *p = parents[k - 1];
+        const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(p);
+        if (!llvm::isa<clang::ParenExpr>(p) &&
+            !(ice && (ice->getCastKind() == clang::CK_NoOp ||
+                      ice->getCastKind() == clang::CK_LValueToRValue)))
+          break;
+        child = p;
+        --k;
+      }
+    };
+    up(); // the pointer's value
+    if (k == 0) {
+      written = true;
+      return;
+    }
+    const clang::Stmt *p = parents[k - 1];
+    const auto *as = llvm::dyn_cast<clang::ArraySubscriptExpr>(p);
+    const auto *deref = llvm::dyn_cast<clang::UnaryOperator>(p);
+    if (!(as && as->getBase() == child) && !(deref && deref->getOpcode() == clang::UO_Deref)) {
+      written = true; // passed on, offset, compared...: assume the worst
+      return;
+    }
+    child = p;
+    --k;
+    while (k > 0 && llvm::isa<clang::ParenExpr>(parents[k - 1]))
+      child = parents[--k];
+    const auto *ice = k > 0 ? llvm::dyn_cast<clang::ImplicitCastExpr>(parents[k - 1]) : nullptr;
+    written |= !(ice && ice->getCastKind() == clang::CK_LValueToRValue);
+  };
+  forEachUse(body, vd, nullptr, parents, fn);
+  return written;
+}
+
 /// True when `vd` may change after the lambda `le` captures it by value: it
 /// is assigned after the lambda in the source, or a reference, pointer or
 /// call may reach it anywhere in its function.
@@ -319,7 +362,9 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
                                            "capture one-dimensional arrays only");
       v.shape = Var::Pointer;
       v.elem = base->elem;
-      v.isConst = base->isConst || (!c.byReference && base->isArray() && !l.expr->isMutable());
+      // Read-only unless the body may write through it (or a copy it may change).
+      v.isConst = base->isConst || !writesThrough(body, vd) ||
+                  (!c.byReference && base->isArray() && !l.expr->isMutable());
     } else {
       if (!outer && !s.alias)
         outer = varFor(vd, l.expr->getBeginLoc());
