@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 struct Wishart {
@@ -29,24 +30,33 @@ double gmm_cxx_grad(const std::vector<double>& alphas, const std::vector<double>
 
 static volatile double sink = 0.0;
 
-// Median over 11 samples of one call's time, each sample long enough (20 ms) to be read.
-template <class F> double median_seconds(F&& f) {
+// Medians over 21 samples of one call's time of f and of g, the samples of the two taken in
+// turn so that both see the same load; each sample is long enough (20 ms) to be read.
+template <class F, class G> std::pair<double, double> paired_medians(F&& f, G&& g) {
   using clock = std::chrono::steady_clock;
-  int inner = 1;
-  for (;;) {
+  auto calls = [&](auto&& h) {
+    int inner = 1;
+    for (;;) {
+      auto t0 = clock::now();
+      for (int i = 0; i < inner; ++i) sink = sink + h();
+      if (std::chrono::duration<double>(clock::now() - t0).count() > 0.02) return inner;
+      inner *= 2;
+    }
+  };
+  int nf = calls(f), ng = calls(g);
+  std::vector<double> tf, tg;
+  for (int r = 0; r < 21; ++r) {
     auto t0 = clock::now();
-    for (int i = 0; i < inner; ++i) sink = sink + f();
-    if (std::chrono::duration<double>(clock::now() - t0).count() > 0.02) break;
-    inner *= 2;
+    for (int i = 0; i < nf; ++i) sink = sink + f();
+    auto t1 = clock::now();
+    for (int i = 0; i < ng; ++i) sink = sink + g();
+    auto t2 = clock::now();
+    tf.push_back(std::chrono::duration<double>(t1 - t0).count() / nf);
+    tg.push_back(std::chrono::duration<double>(t2 - t1).count() / ng);
   }
-  std::vector<double> t;
-  for (int r = 0; r < 11; ++r) {
-    auto t0 = clock::now();
-    for (int i = 0; i < inner; ++i) sink = sink + f();
-    t.push_back(std::chrono::duration<double>(clock::now() - t0).count() / inner);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  std::sort(tf.begin(), tf.end());
+  std::sort(tg.begin(), tg.end());
+  return {tf[tf.size() / 2], tg[tg.size() / 2]};
 }
 
 int main(int argc, char** argv) {
@@ -87,8 +97,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench/cxx: the C and C++ forms disagree (relative %.3g)\n", worst);
     return 1;
   }
-  double tcp = median_seconds(c_primal), txp = median_seconds(cxx_primal);
-  double tcg = median_seconds(c_grad), txg = median_seconds(cxx_grad);
+  auto [tcp, txp] = paired_medians(c_primal, cxx_primal);
+  auto [tcg, txg] = paired_medians(c_grad, cxx_grad);
   std::printf("{\"kernel\": \"gmm-d%d-K%d-n%d\", \"c_primal\": %.9g, \"cxx_primal\": %.9g, "
               "\"c_grad\": %.9g, \"cxx_grad\": %.9g, \"agreement\": %.3g}\n",
               d, k, n, tcp, txp, tcg, txg, worst);
