@@ -4,7 +4,9 @@
 // and pointer parameters can be indexed; pointer arithmetic in an index base is
 // not supported") although data() may be indexed, and so was `*v.data()`
 // ("dereferencing this pointer expression is not supported"). Both are now the
-// element v[i] (v[0]), read and written, in a kernel and in a helper.
+// element v[i] (v[0]), read and written, in a kernel and in a helper; the
+// small local std::array b is then split into scalars (b_0, b_1, ...) like any
+// small array.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -20,8 +22,8 @@
 // CHECK-LABEL: static inline double dsum_fwd(
 // CHECK: std::tanh(v[j] * u)
 // CHECK-LABEL: static double k_grad_split(
-// CHECK: *y = std::cos(*y + b[1]);
-// CHECK: result = dsum_ret + b[1] * y[2] + b[0];
+// CHECK: *y = std::cos(*y + b_1);
+// CHECK: result = dsum_ret + b_1 * y[2] + b_0;
 static double dsum(const std::vector<double>& v, double u) {
   double s = 0.0;
   for (std::size_t j = 0; j < v.size(); ++j)
