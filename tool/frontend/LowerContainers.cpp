@@ -248,11 +248,8 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
   int64_t count = 1;
   for (int64_t d : c->dims)
     count *= d;
-  auto at = [&](const Var *v, int64_t k) {
-    return v->isArray() ? elementAt(v, k) : std::vector<ExprRef>{intLit(k)};
-  };
   for (int64_t k = 0; k < count; ++k)
-    out.push_back(assign(index(to, at(to, k)), index(from, at(from, k))));
+    out.push_back(assign(index(to, elementAt(to, k)), index(from, elementAt(from, k))));
   StmtRef b = block(out);
   b->pos = position(e->getBeginLoc());
   return b;
@@ -283,12 +280,7 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
     // The value first: it may read the vector (v.push_back(v.back())).
     ExprRef value = convert(lowerExpr(e->getArg(0)), v->elem);
     if (mentions(value, v) || mentions(value, size)) {
-      Var t;
-      t.name = v->name + "_pushed";
-      t.elem = v->elem;
-      t.origin = Var::Local;
-      t.pos = pos;
-      Var *staged = module_.newVar(t);
+      Var *staged = newLocal(v->name + "_pushed", v->elem, pos);
       out.push_back(decl(staged, value));
       value = varRef(staged);
     }
@@ -307,27 +299,12 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
     ExprRef value = e->getNumArgs() > 1 ? convert(lowerExpr(e->getArg(1)), v->elem)
                     : v->isFloating()   ? floatLit(0.0, v->elem)
                                         : intLit(0, v->elem);
-    Var o;
-    o.name = v->name + "_old_size";
-    o.elem = size->elem;
-    o.origin = Var::Local;
-    o.pos = pos;
-    Var *old = module_.newVar(o);
+    Var *old = newLocal(v->name + "_old_size", size->elem, pos);
     out.push_back(decl(old, varRef(size)));
     out.push_back(assign(varRef(size), count));
     resized();
-    Var k;
-    k.name = v->name + "_k";
-    k.elem = ScalarType::intType();
-    k.origin = Var::Local;
-    k.pos = pos;
-    Var *at = module_.newVar(k);
-    StmtRef fill = forStmt(decl(at, cast(ScalarType::intType(), varRef(old))),
-                           binary(BinaryOp::Lt, varRef(at), cast(ScalarType::intType(), varRef(size))),
-                           assign(varRef(at), intLit(1), AssignOp::Add),
-                           block({assign(index(v, {varRef(at)}), value)}));
-    fill->pos = pos;
-    out.push_back(fill);
+    out.push_back(elementLoop(v, varRef(size), [value](ExprRef) { return value; }, pos,
+                              varRef(old)));
   }
   StmtRef b = block(out);
   b->pos = pos;
@@ -335,25 +312,29 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
 }
 
 StmtRef Lowering::elementLoop(Var *v, ExprRef count,
-                              const std::function<ExprRef(ExprRef)> &valueAt, SourcePos pos) {
-  Var k;
-  k.name = v->name + "_k";
-  k.elem = ScalarType::intType();
-  k.origin = Var::Local;
-  k.pos = pos;
-  Var *at = module_.newVar(k);
-  std::vector<ExprRef> element = {varRef(at)};
+                              const std::function<ExprRef(ExprRef)> &valueAt, SourcePos pos,
+                              ExprRef first) {
+  Var *at = newLocal(v->name + "_k", ScalarType::intType(), pos);
   if (v->isArray() && v->dims.size() == 2)
     unsupported(clang::SourceLocation(), "internal error: filling a 2-D array");
-  StmtRef loop = forStmt(decl(at, intLit(0)),
-                         binary(BinaryOp::Lt, varRef(at),
-                                count->type == ScalarType::intType()
-                                    ? count
-                                    : cast(ScalarType::intType(), count)),
+  auto asInt = [](ExprRef e) {
+    return e->type == ScalarType::intType() ? e : cast(ScalarType::intType(), e);
+  };
+  StmtRef loop = forStmt(decl(at, first ? asInt(first) : intLit(0)),
+                         binary(BinaryOp::Lt, varRef(at), asInt(count)),
                          assign(varRef(at), intLit(1), AssignOp::Add),
-                         block({assign(index(v, element), valueAt(varRef(at)))}));
+                         block({assign(index(v, {varRef(at)}), valueAt(varRef(at)))}));
   loop->pos = pos;
   return loop;
+}
+
+Var *Lowering::newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos) {
+  Var v;
+  v.name = name;
+  v.elem = type;
+  v.origin = Var::Local;
+  v.pos = pos;
+  return module_.newVar(v);
 }
 
 bool Lowering::lowerContainerArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
@@ -401,8 +382,7 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
                       "std::array variable");
   std::vector<StmtRef> out;
   for (int64_t k = 0; k < array->elementCount(); ++k) {
-    std::vector<ExprRef> at = from->isArray() ? elementAt(from, k) : std::vector<ExprRef>{intLit(k)};
-    out.push_back(assign(index(array, elementAt(array, k)), index(from, at)));
+    out.push_back(assign(index(array, elementAt(array, k)), index(from, elementAt(from, k))));
   }
   return block(out);
 }
@@ -422,12 +402,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
                                    "branch or block; declare it at the top level of the "
                                    "function (it may be sized there from any value)");
   SourcePos pos = position(vd->getLocation());
-  Var s;
-  s.name = name + "_size";
-  s.elem = sizeType(ctx_);
-  s.origin = Var::Local;
-  s.pos = pos;
-  Var *size = module_.newVar(s);
+  Var *size = newLocal(name + "_size", sizeType(ctx_), pos);
   Var v;
   v.name = name;
   v.elem = c.elem;

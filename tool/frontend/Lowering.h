@@ -214,7 +214,7 @@ private:
                        std::vector<ExprRef> &args);
   void viewArgs(const RecordView &view, const clang::Expr *arg, const Function *f,
                 const std::vector<Var *> &params, std::vector<ExprRef> &args);
-  static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major
+  static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major (a pointer: k)
   /// A member of struct `t` (nested ones too) whose type has a default
   /// constructor the user wrote, which default initialisation would call.
   static const clang::FieldDecl *memberWithConstructor(clang::QualType t);
@@ -325,9 +325,11 @@ private:
   /// `v.push_back(x)`, `pop_back()`, `clear()`, `resize(n)`, `reserve(n)` on
   /// a std::vector local: its size changes, its Buffer follows.
   StmtRef lowerVectorResize(const clang::CXXMemberCallExpr *e, const std::string &name);
-  /// for (k = 0; k < count; ++k) v[k] = valueAt(k);
+  /// for (k = first; k < count; ++k) v[k] = valueAt(k); (first: 0 when null)
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
-                      SourcePos pos);
+                      SourcePos pos, ExprRef first = nullptr);
+  /// A scalar local of the function being lowered.
+  Var *newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos);
   /// The arguments a container argument gives a container parameter `param`
   /// of a helper (its elements' address, then its size); false when `param`
   /// is not a container.
