@@ -17,3 +17,25 @@ def describe(cxx):
                               text=True).stdout.splitlines()[0]
     return (f"Machine: {platform.machine()}, {cpu}, {os.cpu_count()} cores (shared; report "
             f"ratios). Compiler: {compiler}, `-O2`. Date: {datetime.date.today()}.")
+
+
+def rewrite_section(root, heading, section):
+    """Puts `section` in place of the section of docs/benchmarks.md whose heading starts with
+    `heading` (appended when there is none), keeping the hand-written notes that follow the
+    old section's table."""
+    path = os.path.join(root, "docs", "benchmarks.md")
+    text = open(path).read() if os.path.exists(path) else (
+        "# Benchmarks\n\nMeasured by the programs in `bench/`; numbers are medians, and "
+        "ratios matter more than times on a shared machine.\n\n")
+    start = text.find(heading)
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        old = text[start:end + 1] if end >= 0 else text[start:]
+        table_at = old.find("| kernel |")
+        notes_at = old.find("\n\n", table_at) if table_at >= 0 else -1
+        notes = old[notes_at + 2:] if notes_at >= 0 else ""
+        section += "\n" + notes if notes.strip() else "\n"
+        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    open(path, "w").write(text)

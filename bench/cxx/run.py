@@ -75,20 +75,7 @@ def main():
             "by value, a function template), with the same loops and arithmetic; the program "
             "checks that both give the same value and gradient before it times them.\n\n"
             + table + "\n")
-        path = os.path.join(root, "docs", "benchmarks.md")
-        text = open(path).read()
-        start = text.find("## C++ form vs C form")
-        if start >= 0:
-            end = text.find("\n## ", start + 1)
-            old = text[start:end + 1] if end >= 0 else text[start:]
-            table_at = old.find("| kernel |")
-            notes_at = old.find("\n\n", table_at) if table_at >= 0 else -1
-            notes = old[notes_at + 2:] if notes_at >= 0 else ""
-            section += "\n" + notes if notes.strip() else "\n"
-            text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        open(path, "w").write(text)
+        machine.rewrite_section(root, "## C++ form vs C form", section)
     return 0
 
 

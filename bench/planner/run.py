@@ -105,23 +105,7 @@ def main():
             "`CGP_MEMORY_BUDGET` to one half and to one eighth of store-all's peak tape. Each program times its "
             "own primal too; *time vs store-all* divides gradient/primal ratios, so that it "
             "compares times taken under the same load.\n\n" + table + "\n")
-        path = os.path.join(root, "docs", "benchmarks.md")
-        text = open(path).read() if os.path.exists(path) else (
-            "# Benchmarks\n\nMeasured by the programs in `bench/`; numbers are medians, and "
-            "ratios matter more than times on a shared machine.\n\n")
-        start = text.find("## Planner:")
-        if start >= 0:
-            end = text.find("\n## ", start + 1)
-            old = text[start:end + 1] if end >= 0 else text[start:]
-            # Hand-written notes below the old table stay (they are updated by hand).
-            table_at = old.find("| kernel |")
-            notes_at = old.find("\n\n", table_at) if table_at >= 0 else -1
-            notes = old[notes_at + 2:] if notes_at >= 0 else ""
-            section += "\n" + notes if notes.strip() else "\n"
-            text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        open(path, "w").write(text)
+        machine.rewrite_section(root, "## Planner:", section)
     return 0
 
 
