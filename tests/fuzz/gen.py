@@ -2149,13 +2149,7 @@ class Gen:
                     return self.c_read(sc) if [c for c in sc.cv if c.lo >= 1] else []
                 used.append(base)
                 args[n] = p
-        for n, (k, _) in enumerate(h.params):
-            if k == "T":
-                args[n] = self.squash_to(self.fexpr(sc, 1), VMAG)
-        call = self.xcallnode(h, args, h.mag)
-        if h.kind == "void":
-            return [Line("%s;", call)]
-        return self.acc_line(sc, call, avoid=used)
+        return self.finish_xcall(sc, h, args, used)
 
     def c_scalars(self, sc):
         """Scalar locals that may be passed as &t (not parameters, references, globals or members)."""
@@ -2187,13 +2181,19 @@ class Gen:
                     return []
                 used.append(base)
                 args[n] = p
+        return self.finish_xcall(sc, h, args, used)
+
+    def finish_xcall(self, sc, h, args, used):
+        """The call of helper h with its pointer arguments in `args`: scalar arguments drawn
+        here, then a statement of its own (void h) or a value added into a scalar that is not
+        one of `used` (not `t += h(&t)`)."""
         for n, (k, _) in enumerate(h.params):
             if k == "T":
                 args[n] = self.squash_to(self.fexpr(sc, 1), VMAG)
         call = self.xcallnode(h, args, h.mag)
         if h.kind == "void":
             return [Line("%s;", call)]
-        return self.acc_line(sc, call, avoid=used)  # not `t += h(&t)`
+        return self.acc_line(sc, call, avoid=used)
 
     # -- the rest
     def c_ptr(self, sc):
