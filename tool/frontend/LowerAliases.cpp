@@ -353,12 +353,7 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
   if (!array || !extent)
     unsupported(s->getRangeInit(), "range-based 'for' loops are supported over one-dimensional "
                                    "arrays, std::arrays and std::vectors only");
-  Var idx;
-  idx.name = name + "_at";
-  idx.elem = ScalarType::intType();
-  idx.origin = Var::Local;
-  idx.pos = position(loopVar->getLocation());
-  Var *at = module_.newVar(idx);
+  Var *at = newLocal(name + "_at", ScalarType::intType(), position(loopVar->getLocation()));
   ExprRef element = index(array, {varRef(at)});
 
   std::vector<StmtRef> body;

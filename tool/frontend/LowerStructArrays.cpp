@@ -220,12 +220,7 @@ StmtRef Lowering::lowerRecordReference(const clang::VarDecl *vd) {
     if (const StructArray *a = sub ? structArrayOf(sub->getBase()) : nullptr) {
       ExprRef idx = lowerExpr(sub->getIdx());
       if (idx->kind != ExprKind::IntLit) {
-        Var v;
-        v.name = name + "_at";
-        v.elem = ScalarType::intType();
-        v.origin = Var::Local;
-        v.pos = position(vd->getLocation());
-        Var *bound = module_.newVar(v);
+        Var *bound = newLocal(name + "_at", ScalarType::intType(), position(vd->getLocation()));
         binds.push_back(decl(bound, convert(idx, bound->elem)));
         idx = varRef(bound);
       }

@@ -328,7 +328,7 @@ private:
   /// for (k = first; k < count; ++k) v[k] = valueAt(k); (first: 0 when null)
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
                       SourcePos pos, ExprRef first = nullptr);
-  /// A scalar local of the function being lowered.
+  /// A scalar local of the function being lowered (LowerContainers.cpp).
   Var *newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos);
   /// The arguments a container argument gives a container parameter `param`
   /// of a helper (its elements' address, then its size); false when `param`
