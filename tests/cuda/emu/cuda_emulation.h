@@ -196,14 +196,15 @@ inline Block& current_block(const char* what) {
                "cgp_emu: deadlock in block (%u,%u,%u): every live thread waits and none can go on\n",
                b.idx.x, b.idx.y, b.idx.z);
   unsigned shown = 0;
-  for (unsigned t = 0; t < b.n && shown < 16; ++t) {
+  for (unsigned t = 0; t < b.n; ++t) {
     if (!b.waiting_in[t]) continue;
-    ++shown;
+    if (++shown > 16) continue;
     std::fprintf(stderr, "cgp_emu:   thread %u (warp %u lane %u) waits in %s", t, t / 32, t % 32,
                  b.waiting_in[t]);
     if (b.waiting_mask[t]) std::fprintf(stderr, " with mask 0x%08x", b.waiting_mask[t]);
     std::fputc('\n', stderr);
   }
+  if (shown > 16) std::fprintf(stderr, "cgp_emu:   ... and %u more waiting threads\n", shown - 16);
   fail("aborting");
 }
 

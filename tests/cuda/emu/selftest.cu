@@ -6,6 +6,8 @@
 //   selftest --race       a kernel with a data race (for TSan to report)
 //   selftest --bad-warp   a full-mask shuffle after lanes returned (the
 //                         emulation must report it and abort)
+//   selftest --deadlock   thread 0 waits in __syncthreads while its warp
+//                         waits for it in a shuffle (reported, aborts)
 #include "../harness/cuda_check.h"
 
 #include <algorithm>
@@ -152,6 +154,16 @@ __global__ void racy_sum(double* total) { *total += 1.0; }
 __global__ void bad_warp(int* out) {
   if (threadIdx.x >= 16) return;
   out[threadIdx.x] = __shfl_down_sync(0xffffffffu, static_cast<int>(threadIdx.x), 1);
+}
+
+// Thread 0 waits at the barrier, lanes 1..31 in a shuffle that needs lane 0
+// (for --deadlock; on a GPU this hangs).
+__global__ void deadlock(int* out) {
+  if (threadIdx.x == 0) {
+    __syncthreads();
+    return;
+  }
+  if (threadIdx.x < 32) out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 0);
 }
 
 void test_saxpy() {
@@ -334,6 +346,12 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "--bad-warp") == 0) {
     DeviceArray<int> out(32);
     CGP_LAUNCH(bad_warp, 1, 32, out.get());
+    CGP_CUDA_SYNC_CHECK();
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--deadlock") == 0) {
+    DeviceArray<int> out(64);
+    CGP_LAUNCH(deadlock, 1, 64, out.get());
     CGP_CUDA_SYNC_CHECK();
     return 0;
   }

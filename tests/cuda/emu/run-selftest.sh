@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds and runs the CUDA emulation selftest (tests/cuda/emu/selftest.cu):
+#  1. g++ under the emulation: every check must pass, and the emulation must
+#     report (and abort on) a bad warp mask and a deadlock;
+#  2. with -fsanitize=thread: a normal run must be race-free, `--race` must be
+#     reported (exit status 66);
+#  3. if nvcc is found: compiles the same source for sm_80 and sm_90 (not run).
+# Exit status nonzero on any failure. CXX and NVCC override the compilers.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cxx=${CXX:-g++}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+step() { printf '== %s\n' "$*"; }
+bad() { printf 'FAILED: %s\n' "$*"; failures=$((failures + 1)); }
+
+emu_build() {  # output, extra flags...
+  local out=$1; shift
+  "$cxx" -std=c++17 -Wall -Wextra -Werror -O1 "$@" -x c++ -include "$here/cuda_emulation.h" \
+    "$here/selftest.cu" -o "$out" -pthread
+}
+
+# Runs a mode that the emulation must refuse: nonzero exit, a cgp_emu: line.
+expect_abort() {  # binary, mode
+  local log="$tmp/abort$2.log"
+  # In a subshell, so that the shell's "Aborted" notice goes to the log too.
+  if (timeout 60 "$1" "$2"; exit $?) >"$log" 2>&1; then
+    bad "selftest $2 exited 0"
+  elif ! grep -q '^cgp_emu: ' "$log"; then
+    bad "selftest $2 gave no cgp_emu: diagnostic"; cat "$log"
+  else
+    grep -m1 '^cgp_emu: ' "$log"
+  fi
+}
+
+step "emulation: g++ -O1"
+if emu_build "$tmp/selftest"; then
+  timeout 60 "$tmp/selftest" || bad "selftest under the emulation"
+  expect_abort "$tmp/selftest" --bad-warp
+  expect_abort "$tmp/selftest" --deadlock
+else
+  bad "building selftest under the emulation"
+fi
+
+step "emulation: g++ -O1 -fsanitize=thread"
+if emu_build "$tmp/selftest-tsan" -g -fsanitize=thread; then
+  export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+  timeout 120 "$tmp/selftest-tsan" >"$tmp/tsan.log" 2>&1
+  rc=$?
+  tail -n 1 "$tmp/tsan.log"
+  [ "$rc" -eq 0 ] || { bad "selftest under TSan: exit status $rc"; cat "$tmp/tsan.log"; }
+  timeout 120 "$tmp/selftest-tsan" --race >"$tmp/race.log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 66 ] && grep -q 'ThreadSanitizer: data race' "$tmp/race.log"; then
+    echo "TSan reports the race of selftest --race (exit status 66), as it must"
+  else
+    bad "selftest --race under TSan: exit status $rc, expected 66 and a data race report"
+    tail -n 20 "$tmp/race.log"
+  fi
+else
+  bad "building selftest with -fsanitize=thread"
+fi
+
+step "nvcc: compile for sm_80 and sm_90"
+nvcc=${NVCC:-}
+if [ -z "$nvcc" ]; then
+  if command -v nvcc >/dev/null 2>&1; then nvcc=$(command -v nvcc)
+  elif [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc
+  fi
+fi
+if [ -z "$nvcc" ]; then
+  echo "nvcc not found: CUDA compile checks skipped"
+elif "$nvcc" -std=c++17 -Werror all-warnings -Xcompiler -Wall,-Wextra \
+    -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+    "$here/selftest.cu" -o "$tmp/selftest-nvcc"; then
+  ver=$("$nvcc" --version | sed -n 's/.*release \([^,]*\),.*/\1/p')
+  echo "nvcc $ver: selftest.cu compiles for sm_80 and sm_90 (not run: no GPU here)"
+else
+  bad "nvcc compile of selftest.cu"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "run-selftest: $failures failure(s)"
+  exit 1
+fi
+echo "run-selftest: all passed"
