@@ -14,8 +14,8 @@
 //
 // Model:
 //  * The blocks of a grid run ONE AFTER ANOTHER; the threads of one block run
-//    concurrently (one std::thread each) and are joined before the next block
-//    starts. Hence `__shared__` expands to `static`: a function-local static
+//    concurrently (one std::thread each, reused from block to block) and all
+//    finish before the next block starts. Hence `__shared__` expands to `static`: a function-local static
 //    array is exactly one block's shared memory. (It is zero-initialised once,
 //    not garbage per block as on a GPU, and it is shared by all launches: do
 //    not launch from two host threads at once.)
@@ -391,7 +391,10 @@ inline bool valid_config(dim3 g, dim3 b) {
   return static_cast<unsigned long long>(b.x) * b.y * b.z <= 1024;
 }
 
-// Runs body() once per CUDA thread, block after block.
+// Runs body() once per CUDA thread, block after block. A launch starts one
+// std::thread per thread of a block and reuses them for every block (starting
+// threads is the expensive part, ten times so under TSan); a block starts
+// when the previous one has finished.
 inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
                      const std::function<void()>& body) {
   if (!valid_config(grid, block)) {
@@ -401,34 +404,67 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
   const unsigned n = block.x * block.y * block.z;
   std::vector<std::max_align_t> dyn((shared_bytes + sizeof(std::max_align_t) - 1) /
                                     sizeof(std::max_align_t));
+  struct {
+    std::mutex m;
+    std::condition_variable start, done;
+    unsigned long round = 0;  // bumped to start a block (or to quit)
+    unsigned finished = 0;    // threads done with the current block
+    Block* current = nullptr; // null: quit
+  } pool;
+  auto worker = [&pool, &body, &dyn, grid, block, n](unsigned t) {
+    unsigned long seen = 0;
+    for (;;) {
+      Block* b;
+      {
+        std::unique_lock<std::mutex> lk(pool.m);
+        pool.start.wait(lk, [&] { return pool.round != seen; });
+        seen = pool.round;
+        b = pool.current;
+      }
+      if (!b) return;
+      tl_block = b;
+      tl_tid = t;
+      tl_dynamic_shared = dyn.empty() ? nullptr : dyn.data();
+      threadIdx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+      blockIdx = b->idx;
+      blockDim = block;
+      gridDim = grid;
+      body();
+      thread_exit(*b, t);
+      tl_block = nullptr;
+      std::lock_guard<std::mutex> lk(pool.m);
+      if (++pool.finished == n) pool.done.notify_one();
+    }
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(n);
+  for (unsigned t = 0; t < n; ++t) {
+    try {
+      threads.emplace_back(worker, t);
+    } catch (const std::system_error& e) {
+      fail("cannot start thread %u of a block of %u: %s", t, n, e.what());
+    }
+  }
   for (unsigned bz = 0; bz < grid.z; ++bz)
     for (unsigned by = 0; by < grid.y; ++by)
       for (unsigned bx = 0; bx < grid.x; ++bx) {
         if (!dyn.empty()) std::memset(dyn.data(), 0xff, dyn.size() * sizeof(std::max_align_t));
         Block b(n);
         b.idx = uint3{bx, by, bz};
-        std::vector<std::thread> threads;
-        threads.reserve(n);
-        for (unsigned t = 0; t < n; ++t) {
-          try {
-            threads.emplace_back([&b, &body, &dyn, grid, block, t] {
-              tl_block = &b;
-              tl_tid = t;
-              tl_dynamic_shared = dyn.empty() ? nullptr : dyn.data();
-              threadIdx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
-              blockIdx = b.idx;
-              blockDim = block;
-              gridDim = grid;
-              body();
-              thread_exit(b, t);
-              tl_block = nullptr;
-            });
-          } catch (const std::system_error& e) {
-            fail("cannot start thread %u of a block of %u: %s", t, n, e.what());
-          }
-        }
-        for (std::thread& th : threads) th.join();
+        std::unique_lock<std::mutex> lk(pool.m);
+        pool.current = &b;
+        pool.finished = 0;
+        ++pool.round;
+        pool.start.notify_all();
+        pool.done.wait(lk, [&] { return pool.finished == n; });
       }
+  {
+    std::lock_guard<std::mutex> lk(pool.m);
+    pool.current = nullptr;
+    ++pool.round;
+    pool.start.notify_all();
+  }
+  for (std::thread& th : threads) th.join();
 }
 
 }  // namespace detail
