@@ -85,7 +85,7 @@ __global__ void warp_misc(const int* x, int* total, int* bcast, int* scan, int* 
 }
 
 // Votes.
-__global__ void votes(unsigned* ballot, int* any, int* all, int* none) {
+__global__ void votes(unsigned* ballot, int* any, int* all, int* none, unsigned* active) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   ballot[t] = __ballot_sync(0xffffffffu, lane % 3 == 0);
@@ -93,6 +93,10 @@ __global__ void votes(unsigned* ballot, int* any, int* all, int* none) {
   all[t] = __all_sync(0xffffffffu, lane < 32);
   none[t] = __all_sync(0xffffffffu, lane != 5) + __any_sync(0xffffffffu, 0);
   __syncwarp();
+  active[t] = __activemask() & (1u << lane);  // own bit: set on a GPU and in the emulation
+#ifdef CGP_CUDA_EMULATION
+  if (__activemask() != 1u << lane) active[t] = 0;  // the emulation: own bit only
+#endif
   // Two half-warps with disjoint masks at the same time.
   const unsigned half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
   if (__ballot_sync(half, 1) != half) ballot[t] = 0xdeadu;
@@ -109,7 +113,12 @@ __global__ void early_return(int active, int* out) {
   __syncthreads();
   s[threadIdx.x] = v;
   __syncthreads();
-  out[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x] + __syncthreads_count(1) * 1000;
+  const int count = __syncthreads_count(1);
+  const int all = __syncthreads_and(threadIdx.x < 64);
+  const int any = __syncthreads_or(threadIdx.x == 3);
+  const int none = __syncthreads_or(0);
+  out[blockIdx.x * blockDim.x + threadIdx.x] =
+      s[threadIdx.x] + count * 1000 + all * 100000 + any * 1000000 + none * 10000000;
 }
 
 // Every thread adds to one address; each thread also takes a ticket.
@@ -242,7 +251,8 @@ void test_votes() {
   const unsigned n = kGrid * kBlock;
   DeviceArray<unsigned> ballot(n);
   DeviceArray<int> any(n), all(n), none(n);
-  CGP_LAUNCH(votes, kGrid, kBlock, ballot.get(), any.get(), all.get(), none.get());
+  DeviceArray<unsigned> active(n);
+  CGP_LAUNCH(votes, kGrid, kBlock, ballot.get(), any.get(), all.get(), none.get(), active.get());
   CGP_CUDA_SYNC_CHECK();
   unsigned expect = 0;
   for (unsigned l = 0; l < 32; l += 3) expect |= 1u << l;
@@ -250,6 +260,9 @@ void test_votes() {
   check_close("__any_sync", any.download(), std::vector<int>(n, 1), 0.0);
   check_close("__all_sync", all.download(), std::vector<int>(n, 1), 0.0);
   check_close("__all_sync false, __any_sync none", none.download(), std::vector<int>(n, 0), 0.0);
+  std::vector<unsigned> own(n);
+  for (unsigned t = 0; t < n; ++t) own[t] = 1u << (t % 32);
+  check_close("__activemask", active.download(), own, 0.0);
 }
 
 void test_early_return() {
@@ -258,11 +271,12 @@ void test_early_return() {
   std::vector<int> init(n, -7), expect(n, -7);
   for (unsigned b = 0; b < kGrid; ++b)
     for (int t = 0; t < active; ++t)
-      expect[b * kBlock + t] = ((t + 1) % active) * 10 + static_cast<int>(b) + active * 1000;
+      expect[b * kBlock + t] =
+          ((t + 1) % active) * 10 + static_cast<int>(b) + active * 1000 + 100000 + 1000000;
   DeviceArray<int> out(init);
   CGP_LAUNCH(early_return, kGrid, kBlock, active, out.get());
   CGP_CUDA_SYNC_CHECK();
-  check_close("early return before __syncthreads", out.download(), expect, 0.0);
+  check_close("early return before __syncthreads(_count/_and/_or)", out.download(), expect, 0.0);
 }
 
 void test_atomics() {
