@@ -7,8 +7,8 @@ import lit.formats
 
 config.name = "cgp-ad"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".cpp", ".test"]
-config.excludes = ["harness", "Inputs"]
+config.suffixes = [".cpp", ".cu", ".test"]
+config.excludes = ["harness", "Inputs", "emu"]
 config.test_source_root = os.path.dirname(__file__)
 
 params = lit_config.params
@@ -47,3 +47,16 @@ config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
 config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 for var in ("CGP_DEBUG", "CGP_STATS", "CGP_MEMORY_BUDGET", "CGP_PROFILE", "CGP_TEST_DUMP"):
     config.environment.pop(var, None)
+
+# CUDA (tests/cuda, tests/lit/cuda): generated gradient kernels run under the
+# host emulation of CUDA (tests/cuda/emu), built with the C++ compiler, plain
+# and with ThreadSanitizer; %nvcc-compile also compiles them with nvcc for
+# sm_80 and sm_90 where nvcc is installed, and says it skipped elsewhere. No
+# test needs a GPU.
+emu = os.path.join(here, "cuda", "emu", "cuda_emulation.h")
+config.substitutions.append(("%cuda-emulation", "-x c++ -include " + emu + " -I" +
+                             os.path.join(here, "cuda", "harness")))
+config.substitutions.append(("%nvcc-compile", os.path.join(here, "utils", "nvcc-compile")))
+config.environment["CGP_PREFIX"] = prefix
+config.substitutions.append(("%tsan", "-O1 -g -fsanitize=thread"))
+config.environment["TSAN_OPTIONS"] = "halt_on_error=1:exitcode=66"

@@ -277,6 +277,27 @@ std::string includeDir(const std::string &exe) {
   return CGP_AD_SOURCE_INCLUDE_DIR;
 }
 
+/// A CUDA source is parsed as CUDA, host side only (one compiler job), with
+/// cgp-ad's own prelude in place of the toolkit's headers
+/// (include/cgp/cuda_parse/prelude.h says why). Other inputs are left alone.
+clang::tooling::ArgumentsAdjuster cudaParseFlags(const std::string &includes) {
+  return [includes](const clang::tooling::CommandLineArguments &args, llvm::StringRef file) {
+    if (llvm::sys::path::extension(file) != ".cu")
+      return args;
+    clang::tooling::CommandLineArguments out;
+    for (const std::string &arg : args)
+      if (arg != "--cuda-device-only" && arg != "--cuda-compile-host-device")
+        out.push_back(arg);
+    std::string prelude = includes + "/cgp/cuda_parse";
+    for (const char *flag : {"--cuda-host-only", "-nocudainc", "-nocudalib",
+                             "-Wno-unknown-cuda-version"})
+      out.push_back(flag);
+    out.push_back("-isystem" + prelude);
+    out.push_back("-include" + prelude + "/prelude.h");
+    return out;
+  };
+}
+
 std::string absolutePath(const std::string &path) {
   llvm::SmallString<256> absolute(path);
   llvm::sys::fs::make_absolute(absolute);
@@ -342,10 +363,6 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
                    << "' is not a C++ or CUDA source (.cpp, .cc, .cxx, .cu)\n";
       return 1;
     }
-    if (ext == ".cu") {
-      llvm::errs() << "cgp-ad: error: '" << f << "': CUDA sources are not supported yet\n";
-      return 1;
-    }
     // NAME.cgp.h, NAME.cgp.d and NAME.cgp.stamp do not carry the extension.
     std::string stem = llvm::sys::path::stem(f).str();
     if (seenStems.count(stem)) {
@@ -382,6 +399,7 @@ int runDriver(const clang::tooling::CompilationDatabase &db, const std::vector<s
     extra.push_back("-resource-dir=" CGP_AD_CLANG_RESOURCE_DIR);
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       extra, clang::tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster(cudaParseFlags(includeDir(options.executablePath)));
 
   Outputs outputs;
   KernelActionFactory factory(options, outputs);

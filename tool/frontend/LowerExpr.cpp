@@ -204,6 +204,8 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
       return element;
     return lowerOperatorCall(op);
   }
+  case clang::Stmt::PseudoObjectExprClass:
+    return lowerCudaBuiltin(llvm::cast<clang::PseudoObjectExpr>(e));
   case clang::Stmt::MemberExprClass: {
     RecordView leaf = memberLeaf(e);
     if (!leaf.dims[0].empty())
@@ -538,6 +540,7 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   if (!callee)
     unsupported(e, "indirect calls are not supported");
   refuseLambdaArgs(e);
+  refuseCudaCall(e);
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
 

@@ -161,6 +161,10 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   f->pos = position(fd->getLocation());
   f->isStatic = fd->getStorageClass() == clang::SC_Static;
   f->isInline = fd->isInlineSpecified() || fd->isConstexpr();
+  if (fd->hasAttr<clang::CUDAGlobalAttr>())
+    f->cuda = CudaSpace::Global;
+  else if (fd->hasAttr<clang::CUDADeviceAttr>())
+    f->cuda = fd->hasAttr<clang::CUDAHostAttr>() ? CudaSpace::HostDevice : CudaSpace::Device;
   const auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   for (const clang::DeclContext *dc = fd->getDeclContext(); dc; dc = dc->getParent()) {
     if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
@@ -472,6 +476,7 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
 }
 
 StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
+  refuseCudaDecl(vd);
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
                                        "' are not supported");
@@ -652,7 +657,10 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
       unsupported(e, "incrementing a bool is not supported");
     out = assign(lhs, one, uo->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
   } else if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
-    out = e->getType()->isRecordType() ? lowerStructCallStmt(c) : eval(lowerExpr(e));
+    if (StmtRef atomic = lowerCudaCallStmt(c))
+      out = atomic;
+    else
+      out = e->getType()->isRecordType() ? lowerStructCallStmt(c) : eval(lowerExpr(e));
   } else if (const auto *ce = llvm::dyn_cast<clang::CastExpr>(e);
              ce && ce->getType()->isVoidType()) {
     return block(); // (void)x;

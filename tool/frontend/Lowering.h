@@ -298,6 +298,18 @@ private:
   /// Scalars per element of the flat buffer `v` (0: not an array of structs).
   int64_t strideOf(const Var *v) const;
 
+  // CUDA (LowerCuda.cpp).
+  /// `threadIdx.x`, `blockDim.y`, ...: read as they are.
+  ExprRef lowerCudaBuiltin(const clang::PseudoObjectExpr *e);
+  /// `atomicAdd(&y[i], v);` as a statement: an atomic `y[i] += v`. Null for
+  /// other statements.
+  StmtRef lowerCudaCallStmt(const clang::CallExpr *e);
+  /// Refuses the device intrinsics that are not supported yet (barriers,
+  /// warp shuffles, atomics other than atomicAdd as a statement).
+  void refuseCudaCall(const clang::CallExpr *e);
+  /// Refuses `__shared__` locals (not supported yet).
+  void refuseCudaDecl(const clang::VarDecl *vd);
+
   // std::array and std::vector (LowerContainers.cpp).
   /// A container parameter: a pointer to its elements (const unless `&`),
   /// then, for a std::vector, its size `x_size`.

@@ -273,6 +273,12 @@ struct StmtNode {
   std::string label;          // loops: a readable name ("loop over t")
   bool declaresIndex = false; // For: init declares the counted index
   int64_t tripBound = -1;     // For, generated: runs at most this many times (-1: unknown)
+  /// Assign (Add or Sub), CUDA: other threads may add to the same element at
+  /// once, so the addition is atomic: the user's `atomicAdd(&y[i], v)`, or an
+  /// adjoint added into memory that threads share (transform/DeviceAdjoints.h).
+  /// `WarpAtomic`: first summed over the lanes of a warp that add to the
+  /// same element, then added by one lane.
+  enum class Atomicity : uint8_t { None, Atomic, WarpAtomic } atomicity = Atomicity::None;
 
   explicit StmtNode(StmtKind k) : kind(k) {}
 };
@@ -364,6 +370,9 @@ struct SplitParam {
   int64_t stride = 0;
 };
 
+/// Where a CUDA function runs, as its qualifiers say; Host for C++ code.
+enum class CudaSpace : uint8_t { Host, Device, HostDevice, Global };
+
 /// A function: a kernel, a helper, or a function made by a transform.
 struct Function {
   std::string name;
@@ -374,6 +383,13 @@ struct Function {
   StmtRef body;
   bool isStatic = false;
   bool isInline = false;
+  /// CUDA: `__device__`, `__host__ __device__` or `__global__` (generated
+  /// functions carry their kernel's), and for the sweeps of a helper called
+  /// from device code, whether they take the calling thread's tape as their
+  /// first parameter (device code has no thread_local tape to find).
+  CudaSpace cuda = CudaSpace::Host;
+  bool tapeParam = false;
+  bool onDevice() const { return cuda != CudaSpace::Host; }
   // An entry point (f_grad, f_jvp): its definition marks pointer parameters
   // __restrict, which the user's contract (distinct buffers do not overlap)
   // allows and which lets the compiler vectorise the reverse loops.

@@ -218,10 +218,14 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     if (e->kind == ExprKind::Opaque && e->var)
       s = namer_.name(e->var) + "." + s;
     s += "(";
+    // A device helper's sweep takes the calling thread's tape first.
+    bool tape = e->kind == ExprKind::Opaque && e->callee && e->callee->tapeParam;
+    if (tape)
+      s += "cgp_tape";
     for (size_t i = 0; i < e->operands.size(); ++i) {
       const ExprRef &arg = e->operands[i];
       bool toReference = arg->kind == ExprKind::Address && arg->byReference;
-      s += (i ? ", " : "") + (toReference ? referent(arg) : expr(arg, PrecLowest));
+      s += (i || tape ? ", " : "") + (toReference ? referent(arg) : expr(arg, PrecLowest));
     }
     s += ")";
     break;
@@ -305,6 +309,11 @@ static const char *assignSpelling(AssignOp op) {
   return "=";
 }
 
+/// `&x`, or `p` for `*p`.
+static std::string addressOf(const std::string &lvalue) {
+  return lvalue.rfind("*", 0) == 0 ? lvalue.substr(1) : "&" + lvalue;
+}
+
 std::string Printer::inlineStmt(const StmtRef &s) const {
   if (!s)
     return "";
@@ -315,6 +324,13 @@ std::string Printer::inlineStmt(const StmtRef &s) const {
     return declarator(s->var) + (s->value ? " = " + expr(s->value, PrecLowest) : "");
   case StmtKind::Assign: {
     const ExprRef &rhs = s->value;
+    if (s->atomicity != StmtNode::Atomicity::None) { // CUDA: threads add at once
+      std::string value = s->assignOp == AssignOp::Sub ? "-" + expr(rhs, PrecUnary)
+                                                       : expr(rhs, PrecLowest);
+      return std::string(s->atomicity == StmtNode::Atomicity::Atomic ? "atomicAdd"
+                                                                     : "cgp::dev::warpAdd") +
+             "(" + addressOf(expr(s->lhs, PrecUnary)) + ", " + value + ")";
+    }
     bool one = rhs->kind == ExprKind::IntLit && rhs->intValue == 1 && lvalueVar(s->lhs)->elem.isIntegral();
     if (one && s->assignOp == AssignOp::Add)
       return "++" + expr(s->lhs, PrecUnary);

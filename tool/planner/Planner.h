@@ -60,6 +60,10 @@ struct PlanOptions {
   std::shared_ptr<const ProfileData> profile;
   /// --instrument: generated code records a profile (ProfileHooks.h).
   bool instrument = false;
+  /// Set per kernel: the sweeps are CUDA device code, where each thread tapes
+  /// on its own device tape and loops are reversed from it (the run-time
+  /// planning of loop reversal lives in the host runtime).
+  bool device = false;
 };
 
 /// One value the reverse sweep needs, and what the plan does with it.
@@ -115,6 +119,15 @@ struct LoopDecision {
   double cost = 0;      // operation units per call of the loop (estimated)
 };
 
+/// CUDA: how the reverse sweep adds into one adjoint that threads share (the
+/// adjoint of a buffer in global memory), and why.
+struct SharedAdjoint {
+  std::string target; // "d_w[j * 4 + k]"
+  SourcePos pos;
+  std::string how;    // "plain +=", "warp sum, then one atomicAdd", "atomicAdd"
+  std::string reason;
+};
+
 struct FunctionPlan {
   std::string function;
   bool isKernel = false;
@@ -130,6 +143,9 @@ struct FunctionPlan {
   double storeAllBytes = 0;   // tape bytes per call, storing every value
   double plannedBytes = 0;    // tape bytes per call with this plan
   double recomputeCost = 0;   // operation units the plan adds per call
+  /// CUDA device code: its tape is per thread; its shared adjoints.
+  bool device = false;
+  std::vector<SharedAdjoint> sharedAdjoints;
 };
 
 /// What recomputing a value reads: the variables of its expression and,

@@ -69,6 +69,16 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
                " score=" + num("%.4f", v.score);
       out += "\n      " + v.reason + "\n";
     }
+    if (p.device)
+      out += "  CUDA device code: the tape is per thread (a launch holds it once for each thread "
+             "running at once)\n";
+    if (!p.sharedAdjoints.empty())
+      out += "  adjoints the threads share (global memory), and how each addition is made:\n";
+    for (const SharedAdjoint &a : p.sharedAdjoints)
+      out += "    " + a.target +
+             (a.pos.line ? " (line " + std::to_string(a.pos.line) + ")" : std::string()) +
+             ": " + a.how +
+             "\n      " + a.reason + "\n";
     for (const LoopDecision &l : p.loops) {
       std::string trips =
           l.trips >= 0 ? std::to_string(l.trips) + " iterations"
@@ -115,7 +125,13 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"strategy", l.strategy},
                        {"reason", l.reason},
                        {"replay_share", l.replayShare}});
+    nlohmann::json shared = nlohmann::json::array();
+    for (const SharedAdjoint &a : p.sharedAdjoints)
+      shared.push_back({{"target", a.target}, {"line", a.pos.line}, {"how", a.how},
+                        {"reason", a.reason}});
     functions.push_back({{"name", p.function},
+                         {"device", p.device},
+                         {"shared_adjoints", shared},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
                          {"profiled", p.profiled},

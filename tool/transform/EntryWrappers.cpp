@@ -57,6 +57,11 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
   w->pos = g->pos;
   g->name += "_split";
   g->isStatic = true;
+  // CUDA: the wrapper is what a launch names; the function it calls runs
+  // on the same thread.
+  w->cuda = g->cuda;
+  if (g->cuda == CudaSpace::Global)
+    g->cuda = CudaSpace::Device;
 
   std::vector<std::string> args;
   std::vector<StmtRef> checks; // the layout arrays of structs are read with

@@ -162,6 +162,7 @@ StmtRef TangentBuilder::assignStmt(const StmtRef &s) {
     if (!d)
       return s;
     out.push_back(assign(t, d, s->assignOp));
+    out.back()->atomicity = s->atomicity; // CUDA: added at once by other threads too
     break;
   }
   default: {
@@ -521,6 +522,9 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
   g->namespaces = f.namespaces;
   g->pos = f.pos;
   g->params = f.params;
+  // CUDA: a helper's tangent runs where the helper does; a `__global__`
+  // kernel's is a `__global__` kernel too.
+  g->cuda = f.cuda;
   if (entry) {
     g->templateArgs = f.templateArgs;
     g->templateKernel = f.templateKernel;

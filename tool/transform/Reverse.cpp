@@ -12,6 +12,7 @@
 #include "analysis/Activity.h"
 #include "transform/Declarations.h"
 #include "transform/Derivatives.h"
+#include "transform/DeviceAdjoints.h"
 #include "transform/EarlyPushes.h"
 #include "transform/ReuseMath.h"
 #include "transform/Prepare.h"
@@ -154,7 +155,7 @@ private:
 
   SweepBuilder sweepBuilder(const Function &f, const ActivityResult &act, AdjointMap &adj) {
     return SweepBuilder(
-        f, act, adj, summaries_, options_,
+        f, act, adj, summaries_, sweepOptions_,
         [this](const CallVariantKey &key) { return variant(key); },
         [this](const SourcePos &pos, const std::string &m) { fail(pos, m); },
         [this](const SourcePos &pos, const std::string &m) {
@@ -164,6 +165,8 @@ private:
 
   Module &module_;
   PlanOptions options_;
+  /// options_, with `device` set for the kernel being differentiated.
+  PlanOptions sweepOptions_;
   std::vector<TransformError> &errors_;
   std::vector<TransformError> &warnings_;
   Summaries summaries_;
@@ -205,6 +208,8 @@ bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &a
 bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   out_ = &out;
   prepareFunction(k, module_);
+  sweepOptions_ = options_;
+  sweepOptions_.device = k.onDevice();
 
   ActivitySeeds seeds;
   for (Var *w : k.wrt) {
@@ -228,6 +233,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   g->namespaces = k.namespaces;
   g->returnType = k.returnType;
   g->isStatic = k.isStatic;
+  g->cuda = k.cuda;
   // Not inline even when the kernel is: callers in other files reach the
   // gradient through the generated header, so it needs one definition.
   g->isInline = false;
@@ -243,6 +249,17 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     return false;
 
   SweepBuilder sweeps = sweepBuilder(k, act, adj);
+  // CUDA: a `__global__` kernel's buffers are global memory, shared by its
+  // threads. (A `__device__` kernel's d_ buffers belong to its caller, who
+  // gives each thread its own or reduces them.)
+  std::set<const Var *> sharedAdjoints;
+  if (k.cuda == CudaSpace::Global)
+    for (Var *p : k.params)
+      if (p->isPointer()) {
+        sweeps.sharedMemory.insert(p);
+        if (adj.has(p))
+          sharedAdjoints.insert(adj.of(p));
+      }
   // The caller's buffers: what the reverse sweep restores there is logged
   // and put back at the end, so they hold what the kernel left in them.
   VarSet callerBuffers;
@@ -252,6 +269,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   if (!sweeps.build({}, callerBuffers))
     return false;
   sweeps.plan.function = k.name;
+  sweeps.plan.device = k.onDevice();
+  size_t planIndex = out.plans.size();
   out.plans.push_back(sweeps.plan);
 
   hoistPushes(sweeps.forward);
@@ -262,6 +281,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
   appendAll(rev, sweeps.reverse);
   dropUnreadAdjoints(rev, readScalars(rev), adj);
+  if (!sharedAdjoints.empty())
+    out.plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rev, k, sharedAdjoints);
   std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
   appendAll(sweepsAndEnd, epilogue);
   if (k.result)
@@ -269,13 +290,24 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> localDecls = declareUsed(k.locals, sweepsAndEnd);
   adjointDecls = keepUsed(adjointDecls, sweepsAndEnd);
 
+  // Device code: each thread has its own tape, made here (include/cgp/device.h).
+  bool device = k.onDevice();
   std::vector<StmtRef> body;
-  body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-  body.push_back(raw("cgp::rt::countCall();"));
+  if (device) {
+    body.push_back(raw("cgp::dev::Tape cgp_tape;"));
+  } else {
+    body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+    body.push_back(raw("cgp::rt::countCall();"));
+  }
   appendAll(body, sweeps.topDecls);
   bool redo = !callerBuffers.empty();
   if (redo) {
-    body.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
+    if (device) {
+      body.push_back(raw("cgp::dev::Tape cgp_redo;"));
+      body.push_back(raw("cgp_tape.attachRedo(cgp_redo);"));
+    } else {
+      body.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
+    }
     body.push_back(raw("const std::size_t cgp_redo_mark = cgp_redo.bytes();"));
   }
   if (!localDecls.empty())
@@ -287,7 +319,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
                          "sweep needs"));
   body.push_back(block(sweeps.forward));
-  body.push_back(raw("cgp_tape.notePeak();"));
+  if (!device)
+    body.push_back(raw("cgp_tape.notePeak();"));
   body.push_back(comment("reverse sweep: adjoints, statement by statement, last to first"));
   body.push_back(block(rev));
   if (redo) {
@@ -295,7 +328,8 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(raw("cgp_redo.replayTo(cgp_redo_mark);"));
   }
   appendAll(body, epilogue);
-  body.push_back(raw("cgp::rt::endCall(" + std::to_string(options_.memoryBudget) + ");"));
+  if (!device)
+    body.push_back(raw("cgp::rt::endCall(" + std::to_string(options_.memoryBudget) + ");"));
   if (k.result)
     body.push_back(returnStmt(varRef(k.result)));
   g->body = block({});
@@ -349,6 +383,10 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   rev->isStatic = rev->isInline = true;
   rev->pos = h.pos;
   rev->params = h.params;
+  if (key.device) {
+    fwd->cuda = rev->cuda = CudaSpace::Device;
+    fwd->tapeParam = rev->tapeParam = true;
+  }
 
   AdjointMap adj(module_);
   std::vector<StmtRef> adjointDecls, epilogue, seed;
@@ -367,9 +405,18 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     return nullptr;
 
   SweepBuilder sweeps = sweepBuilder(h, act, adj);
+  std::set<const Var *> sharedAdjoints;
+  for (size_t i = 0; i < h.params.size() && i < key.shared.size(); ++i)
+    if (key.shared[i]) {
+      sweeps.sharedMemory.insert(h.params[i]);
+      if (adj.has(h.params[i]))
+        sharedAdjoints.insert(adj.of(h.params[i]));
+    }
   if (!sweeps.build(keep, logged))
     return nullptr;
   sweeps.plan.function = h.name + " (helper, as " + fwd->name + "/" + rev->name + ")";
+  sweeps.plan.device = key.device;
+  size_t planIndex = out_->plans.size();
   out_->plans.push_back(sweeps.plan);
 
   // What the reverse sweep reads of the helper's own variables at its start
@@ -408,7 +455,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   if (h.result)
     fcode.push_back(returnStmt(varRef(h.result)));
   std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
-  if (usesTape(fcode))
+  if (usesTape(fcode) && !key.device)
     fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   appendAll(fbody, declareUsed(h.locals, fcode));
   appendAll(fbody, fcode);
@@ -422,11 +469,14 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   appendAll(rcode, sweeps.reverse);
   appendAll(rcode, epilogue);
   dropUnreadAdjoints(rcode, readScalars(rcode), adj);
+  if (!sharedAdjoints.empty())
+    out_->plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rcode, h, sharedAdjoints);
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
-  if (usesTape(rcode))
+  if (usesTape(rcode) && !key.device)
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
   if (usesRedo(rcode))
-    rbody.push_back(raw("cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
+    rbody.push_back(raw(key.device ? "cgp::dev::Tape &cgp_redo = cgp_tape.redo();"
+                                   : "cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
   appendAll(rbody, declareUsed(h.locals, rcode));
   std::vector<StmtRef> keptAdjoints = keepUsed(adjointDecls, rcode);
   appendAll(rbody, keptAdjoints);

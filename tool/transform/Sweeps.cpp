@@ -286,8 +286,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
   key.active = ca.active ? ca.argActive : std::vector<bool>(c->operands.size(), false);
   key.resultActive = ca.resultActive;
   key.keeps = keeps;
-  for (const ExprRef &arg : c->operands)
+  key.device = options_.device;
+  for (const ExprRef &arg : c->operands) {
     key.logs.push_back(arg->kind == ExprKind::Address && logged_.count(arg->var));
+    key.shared.push_back(arg->kind == ExprKind::Address && sharedMemory.count(arg->var));
+  }
   const CallVariant *variant = variants_(key);
   if (!variant) {
     failed_ = true;
@@ -343,7 +346,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepCall(const StmtRef &s) {
     });
     builder.propagate(arg, varRef(tmp), after);
   }
-  out.rev.push_back(eval(opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args)));
+  auto revNode =
+      std::make_shared<ExprNode>(*opaque(variant->rev->qualifiedName(), ScalarType::voidType(), args));
+  if (variant->rev->tapeParam)
+    revNode->callee = variant->rev; // printed with the thread's tape first
+  out.rev.push_back(eval(revNode));
   appendAll(out.rev, after);
   return out;
 }
@@ -484,6 +491,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   if (counted && !candidate && options_.memoryBudget >= 0) {
     std::string whyNot;
     candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
+  }
+  if (options_.device && candidate) {
+    candidate = countedOnline = false;
+    why = "device code tapes its loops per thread (checkpointing on the device is not built yet)";
   }
   bool levelCounts = candidate && options_.memoryBudget >= 0;
   // Inside a loop that plans, a loop whose trip count is a constant, or

@@ -36,10 +36,15 @@ struct CallVariantKey {
   /// Pointer parameters into the kernel's caller's buffers: restoring an
   /// earlier value there must be logged on the redo tape.
   std::vector<bool> logs;
+  /// Called from CUDA device code: the sweeps are `__device__` functions
+  /// that take the thread's tape.
+  bool device = false;
+  /// Per argument: a pointer into memory that threads share.
+  std::vector<bool> shared;
 
   bool operator<(const CallVariantKey &o) const {
-    return std::tie(callee, active, resultActive, keeps, logs) <
-           std::tie(o.callee, o.active, o.resultActive, o.keeps, o.logs);
+    return std::tie(callee, active, resultActive, keeps, logs, device, shared) <
+           std::tie(o.callee, o.active, o.resultActive, o.keeps, o.logs, o.device, o.shared);
   }
 };
 
@@ -69,6 +74,11 @@ public:
   /// redo tape before restoring earlier ones. Returns false if an error
   /// was reported.
   bool build(const VarSet &neededAtEntry, const VarSet &logged);
+
+  /// CUDA: the pointer parameters into memory that the threads share (a
+  /// `__global__` kernel's buffers); helpers called with them learn it
+  /// through CallVariantKey::shared.
+  VarSet sharedMemory;
 
   std::vector<StmtRef> forward, reverse;
   TbrResult tbr;

@@ -1,0 +1,162 @@
+// device.h - the part of cgp-ad's runtime that gradients of CUDA kernels use
+// on the device.
+//
+// Generated `__global__` and `__device__` gradients include this header
+// (nvcc builds them; the test suite also builds them as C++ under a host
+// emulation of CUDA). It holds:
+//  - cgp::dev::Tape, the tape of one thread: the values the reverse sweep
+//    needs, pushed in the forward sweep and popped in reverse order. Each
+//    thread's gradient makes its own, in its registers and local memory at
+//    first and in the device heap (malloc) once it holds more; it is freed
+//    when the thread's gradient returns. A launch whose threads tape more
+//    than the device heap holds (8 MiB unless raised with
+//    cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)) stops with a
+//    message saying so; cgp::dev::reserveHeap() raises the limit from host
+//    code.
+//  - cgp::dev::warpAdd, the addition into an adjoint that every thread of a
+//    warp adds into: the warp sums its lanes' values with shuffles and one
+//    lane adds the sum atomically. It checks at run time that the whole warp
+//    is there and adds to one element; otherwise each lane adds atomically.
+#ifndef CGP_DEVICE_H
+#define CGP_DEVICE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace cgp {
+namespace dev {
+
+/// Stops the kernel: on a device, the launch fails with an error.
+__device__ inline void fail(const char *message) {
+  printf("cgp-ad: %s\n", message);
+#ifdef __CUDA_ARCH__
+  __trap();
+#else
+  abort();
+#endif
+}
+
+/// The tape of one thread's gradient.
+class Tape {
+public:
+  __device__ Tape() {}
+  __device__ ~Tape() {
+    if (data_ != inline_)
+      free(data_);
+  }
+  Tape(const Tape &) = delete;
+  Tape &operator=(const Tape &) = delete;
+
+  template <class T> __device__ void push(const T &value) { pushBytes(&value, sizeof(T)); }
+
+  __device__ void pushBytes(const void *data, std::size_t size) {
+    if (size_ + size > capacity_)
+      grow(size_ + size);
+    std::memcpy(data_ + size_, data, size);
+    size_ += size;
+  }
+
+  template <class T> __device__ void pop(T &value) {
+    size_ -= sizeof(T);
+    std::memcpy(&value, data_ + size_, sizeof(T));
+  }
+
+  template <class T> __device__ T pop() {
+    T value;
+    pop(value);
+    return value;
+  }
+
+  /// Logs `slot`'s value and address, so that replayTo() can put it back.
+  template <class T> __device__ void keep(T &slot) {
+    pushBytes(&slot, sizeof(T));
+    void *where = &slot;
+    pushBytes(&where, sizeof where);
+    push(static_cast<std::uint32_t>(sizeof(T)));
+  }
+
+  /// Puts back, last first, the values kept since `mark`.
+  __device__ void replayTo(std::size_t mark) {
+    while (size_ > mark) {
+      std::uint32_t size = pop<std::uint32_t>();
+      void *slot = pop<void *>();
+      size_ -= size;
+      std::memcpy(slot, data_ + size_, size);
+    }
+  }
+
+  __device__ void discardTo(std::size_t mark) { size_ = mark; }
+
+  __device__ std::size_t bytes() const { return size_; }
+
+  /// The thread's second tape: what the reverse sweep restores in the
+  /// caller's buffers, put back at the end. The gradient kernel makes it
+  /// beside this one and attaches it; helpers find it here.
+  __device__ void attachRedo(Tape &redo) { redo_ = &redo; }
+  __device__ Tape &redo() { return *redo_; }
+
+private:
+  static constexpr std::size_t kInlineBytes = 64;
+
+  __device__ void grow(std::size_t need) {
+    std::size_t capacity = capacity_ * 2;
+    if (capacity < need)
+      capacity = need;
+    unsigned char *data = static_cast<unsigned char *>(malloc(capacity));
+    if (!data)
+      fail("a thread's tape does not fit in the device heap (raise it with "
+           "cgp::dev::reserveHeap or cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes))");
+    std::memcpy(data, data_, size_);
+    if (data_ != inline_)
+      free(data_);
+    data_ = data;
+    capacity_ = capacity;
+  }
+
+  unsigned char inline_[kInlineBytes];
+  unsigned char *data_ = inline_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = kInlineBytes;
+  Tape *redo_ = nullptr;
+};
+
+/// The lane of the calling thread in its warp.
+__device__ inline unsigned laneId() {
+  unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return linear % 32u;
+}
+
+/// `*p += v` where every thread of the warp may add into *p at once.
+template <class T> __device__ inline void warpAdd(T *p, T v) {
+  const unsigned whole = 0xffffffffu;
+  if (__activemask() == whole) {
+    unsigned long long address = reinterpret_cast<unsigned long long>(p);
+    if (__all_sync(whole, __shfl_sync(whole, address, 0) == address)) {
+      for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_xor_sync(whole, v, offset);
+      if (laneId() == 0)
+        atomicAdd(p, v);
+      return;
+    }
+  }
+  atomicAdd(p, v);
+}
+
+#ifdef __CUDACC__
+/// Host code: makes room in the device heap for `threads` threads that
+/// each tape up to `bytesPerThread` (what --explain estimates per thread).
+/// Call it before the first launch of a gradient that tapes more than the
+/// default heap (8 MiB) holds.
+inline cudaError_t reserveHeap(std::size_t bytesPerThread, std::size_t threads) {
+  // A tape grows by doubling: it may hold up to twice what it needs.
+  return cudaDeviceSetLimit(cudaLimitMallocHeapSize, 2 * bytesPerThread * threads + (8u << 20));
+}
+#endif
+
+} // namespace dev
+} // namespace cgp
+
+#endif // CGP_DEVICE_H

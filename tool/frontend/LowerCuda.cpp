@@ -1,0 +1,85 @@
+//===- LowerCuda.cpp - CUDA device code in the kernel IR ------------------===//
+//
+// A `__global__` kernel or `__device__` function is lowered like any other:
+// what is particular to device code is small. The builtin variables
+// (`threadIdx.x`, `blockIdx.y`, `blockDim.x`, `gridDim.x`) are unsigned
+// integers read as they are: no derivative flows through them. A user's
+// `atomicAdd(&y[i], v);` is the statement `y[i] += v` marked atomic, which
+// generated code writes as an atomicAdd again; its adjoint reads d_y[i]
+// (threads only add, so each one's share is the whole adjoint). Shared
+// memory, barriers and warp shuffles are refused with a message until the
+// reverse sweep knows how to mirror them.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "clang/AST/Attr.h"
+
+namespace cgp {
+
+ExprRef Lowering::lowerCudaBuiltin(const clang::PseudoObjectExpr *e) {
+  const auto *property = llvm::dyn_cast<clang::MSPropertyRefExpr>(
+      e->getSyntacticForm()->IgnoreParens());
+  const clang::Expr *base = property ? property->getBaseExpr()->IgnoreParenImpCasts() : nullptr;
+  if (const auto *ov = llvm::dyn_cast_or_null<clang::OpaqueValueExpr>(base))
+    base = ov->getSourceExpr() ? ov->getSourceExpr()->IgnoreParenImpCasts() : nullptr;
+  const auto *ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(base);
+  if (!ref)
+    unsupported(e, "this property expression is not supported");
+  std::string object = ref->getDecl()->getNameAsString();
+  if (object != "threadIdx" && object != "blockIdx" && object != "blockDim" &&
+      object != "gridDim")
+    unsupported(e, "this property expression is not supported");
+  std::string field = property->getPropertyDecl()->getNameAsString();
+  return runtimeConstant(object + "." + field, scalarType(e->getType(), e->getBeginLoc()));
+}
+
+StmtRef Lowering::lowerCudaCallStmt(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee || !ctx_.getLangOpts().CUDA)
+    return nullptr;
+  std::string name = callee->getNameAsString();
+  if (name == "atomicAdd" && e->getNumArgs() == 2) {
+    const clang::Expr *target = e->getArg(0)->IgnoreParenImpCasts();
+    const auto *addressOf = llvm::dyn_cast<clang::UnaryOperator>(target);
+    ExprRef lhs;
+    if (addressOf && addressOf->getOpcode() == clang::UO_AddrOf)
+      lhs = lowerLValue(addressOf->getSubExpr());
+    else if (target->getType()->isPointerType())
+      lhs = lowerLValue(target); // atomicAdd(p, v): *p
+    if (!lhs || lhs->kind != ExprKind::Index)
+      unsupported(e->getArg(0), "'atomicAdd' is supported on an element of a buffer: "
+                                "atomicAdd(&y[i], v)");
+    StmtRef s = assign(lhs, convert(lowerExpr(e->getArg(1)), lhs->type), AssignOp::Add);
+    s->atomicity = StmtNode::Atomicity::Atomic;
+    return s;
+  }
+  return nullptr;
+}
+
+void Lowering::refuseCudaCall(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee || !ctx_.getLangOpts().CUDA)
+    return;
+  std::string name = callee->getNameAsString();
+  if (name == "atomicAdd")
+    unsupported(e, "the value 'atomicAdd' returns is not supported; call it as a statement");
+  if (name.rfind("atomic", 0) == 0)
+    unsupported(e, "'" + name + "' is not supported in a kernel; 'atomicAdd' is");
+  if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp")
+    unsupported(e, "barriers ('" + name + "') are not supported yet in a kernel that cgp-ad "
+                   "differentiates");
+  if (name.rfind("__shfl", 0) == 0 || name == "__ballot_sync" || name == "__any_sync" ||
+      name == "__all_sync" || name == "__activemask")
+    unsupported(e, "warp intrinsics ('" + name + "') are not supported yet in a kernel that "
+                   "cgp-ad differentiates");
+}
+
+void Lowering::refuseCudaDecl(const clang::VarDecl *vd) {
+  if (vd->hasAttr<clang::CUDASharedAttr>())
+    unsupported(vd->getLocation(), "'__shared__' memory such as '" + vd->getNameAsString() +
+                                       "' is not supported yet in a kernel that cgp-ad "
+                                       "differentiates");
+}
+
+} // namespace cgp
