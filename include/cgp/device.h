@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace cgp {
 namespace dev {
@@ -143,6 +144,19 @@ template <class T> __device__ inline void warpAdd(T *p, T v) {
     }
   }
   atomicAdd(p, v);
+}
+
+/// Zeroes the __shared__ array `a` (the adjoint of one) with all the threads
+/// of the block, then waits for all of them: every thread of the block must
+/// call it.
+template <class A> __device__ inline void zeroBlockShared(A &a) {
+  using Scalar = typename std::remove_all_extents<A>::type;
+  Scalar *p = reinterpret_cast<Scalar *>(&a);
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned self = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  for (std::size_t k = self; k < sizeof(A) / sizeof(Scalar); k += threads)
+    p[k] = Scalar(0);
+  __syncthreads();
 }
 
 #ifdef __CUDACC__

@@ -6,9 +6,11 @@
 // integers read as they are: no derivative flows through them. A user's
 // `atomicAdd(&y[i], v);` is the statement `y[i] += v` marked atomic, which
 // generated code writes as an atomicAdd again; its adjoint reads d_y[i]
-// (threads only add, so each one's share is the whole adjoint). Shared
-// memory, barriers and warp shuffles are refused with a message until the
-// reverse sweep knows how to mirror them.
+// (threads only add, so each one's share is the whole adjoint). A
+// `__shared__` array of a `__global__` kernel is a local array marked
+// blockShared (its adjoint is one too), and `__syncthreads()` a statement
+// that the reverse sweep mirrors. Warp shuffles are refused with a message
+// until the reverse sweep knows how to send adjoints back across lanes.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
@@ -16,6 +18,18 @@
 #include "clang/AST/Attr.h"
 
 namespace cgp {
+
+/// True if `s` holds a `return` statement.
+static bool hasReturn(const clang::Stmt *s) {
+  if (!s)
+    return false;
+  if (llvm::isa<clang::ReturnStmt>(s))
+    return true;
+  for (const clang::Stmt *child : s->children())
+    if (hasReturn(child))
+      return true;
+  return false;
+}
 
 ExprRef Lowering::lowerCudaBuiltin(const clang::PseudoObjectExpr *e) {
   const auto *property = llvm::dyn_cast<clang::MSPropertyRefExpr>(
@@ -39,6 +53,15 @@ StmtRef Lowering::lowerCudaCallStmt(const clang::CallExpr *e) {
   if (!callee || !ctx_.getLangOpts().CUDA)
     return nullptr;
   std::string name = callee->getNameAsString();
+  if (name == kBarrier && e->getNumArgs() == 0) {
+    if (!inGlobalKernel())
+      unsupported(e, "barriers ('__syncthreads') are supported in the body of a __global__ "
+                     "kernel, not in a function it calls");
+    if (hasReturn(callStack_.back()->getBody()))
+      unsupported(e, "a kernel with barriers ('__syncthreads') cannot return early: its threads "
+                     "must all reach every barrier; write 'if (i < n) { ... }' instead");
+    return eval(opaque(kBarrier, ScalarType::voidType(), {}));
+  }
   if (name == "atomicAdd" && e->getNumArgs() == 2) {
     const clang::Expr *target = e->getArg(0)->IgnoreParenImpCasts();
     const auto *addressOf = llvm::dyn_cast<clang::UnaryOperator>(target);
@@ -67,19 +90,41 @@ void Lowering::refuseCudaCall(const clang::CallExpr *e) {
   if (name.rfind("atomic", 0) == 0)
     unsupported(e, "'" + name + "' is not supported in a kernel; 'atomicAdd' is");
   if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp")
-    unsupported(e, "barriers ('" + name + "') are not supported yet in a kernel that cgp-ad "
-                   "differentiates");
+    unsupported(e, "the barrier '" + name + "' is not supported in a kernel that cgp-ad "
+                   "differentiates; '__syncthreads()' is");
   if (name.rfind("__shfl", 0) == 0 || name == "__ballot_sync" || name == "__any_sync" ||
       name == "__all_sync" || name == "__activemask")
     unsupported(e, "warp intrinsics ('" + name + "') are not supported yet in a kernel that "
                    "cgp-ad differentiates");
 }
 
-void Lowering::refuseCudaDecl(const clang::VarDecl *vd) {
-  if (vd->hasAttr<clang::CUDASharedAttr>())
+bool Lowering::inGlobalKernel() const {
+  return !callStack_.empty() && callStack_.back()->getCanonicalDecl() == kernelDecl_ &&
+         callStack_.back()->hasAttr<clang::CUDAGlobalAttr>();
+}
+
+StmtRef Lowering::lowerSharedDecl(const clang::VarDecl *vd) {
+  if (!inGlobalKernel())
     unsupported(vd->getLocation(), "'__shared__' memory such as '" + vd->getNameAsString() +
-                                       "' is not supported yet in a kernel that cgp-ad "
-                                       "differentiates");
+                                       "' is supported in the body of a __global__ kernel, not in "
+                                       "a function it calls");
+  if (!vd->getType()->isConstantArrayType())
+    unsupported(vd->getLocation(), "'__shared__' variable '" + vd->getNameAsString() +
+                                       "': only arrays of a size known when compiling are "
+                                       "supported (declare a scalar as an array of one)");
+  Var v;
+  std::string problem = describeVarType(vd->getType(), ctx_, v);
+  if (!problem.empty())
+    unsupported(vd->getLocation(), "'__shared__' array '" + vd->getNameAsString() + "': " + problem);
+  v.name = vd->getNameAsString();
+  v.origin = Var::Local;
+  v.pos = position(vd->getLocation());
+  v.blockShared = true;
+  Var *var = module_.newVar(v);
+  vars_[vd] = var;
+  StmtRef d = decl(var);
+  d->pos = var->pos;
+  return d;
 }
 
 } // namespace cgp

@@ -476,7 +476,8 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
 }
 
 StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
-  refuseCudaDecl(vd);
+  if (vd->hasAttr<clang::CUDASharedAttr>())
+    return lowerSharedDecl(vd);
   if (vd->isStaticLocal() || vd->getTLSKind() != clang::VarDecl::TLS_None)
     unsupported(vd->getLocation(), "static local variables such as '" + vd->getNameAsString() +
                                        "' are not supported");

@@ -307,8 +307,11 @@ private:
   /// Refuses the device intrinsics that are not supported yet (barriers,
   /// warp shuffles, atomics other than atomicAdd as a statement).
   void refuseCudaCall(const clang::CallExpr *e);
-  /// Refuses `__shared__` locals (not supported yet).
-  void refuseCudaDecl(const clang::VarDecl *vd);
+  /// A `__shared__` array of a `__global__` kernel: one per block.
+  StmtRef lowerSharedDecl(const clang::VarDecl *vd);
+  /// True while lowering the body of a `__global__` kernel itself (not a
+  /// helper it calls).
+  bool inGlobalKernel() const;
 
   // std::array and std::vector (LowerContainers.cpp).
   /// A container parameter: a pointer to its elements (const unless `&`),

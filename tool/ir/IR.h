@@ -83,6 +83,9 @@ struct Var {
   /// cgp::rt::Buffer that the function owns, sized by a statement
   /// `cgp::rt::allocate(v, n)` where the vector is declared.
   bool ownsStorage = false;
+  /// CUDA: a `__shared__` array, one per block, which the block's threads
+  /// share (so is its adjoint). Declared without a value.
+  bool blockShared = false;
   /// The adjoint or tangent of such a local: a cgp::rt::Shadow of it,
   /// declared after it and sized with it.
   Var *shadowOf = nullptr;
@@ -328,6 +331,15 @@ inline constexpr const char *kProfileObjectType = "cgp::rt::KernelProfile";
 inline bool isProfileHook(const StmtRef &s) {
   return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
          s->value->var && s->value->var->elem.spelling == kProfileObjectType;
+}
+/// The name of the CUDA block barrier, an Eval of an Opaque call.
+inline constexpr const char *kBarrier = "__syncthreads";
+/// True for `__syncthreads();`: the reverse sweep has one at the mirrored
+/// place, so that the threads' reverse phases are ordered as their forward
+/// phases were.
+inline bool isBarrier(const StmtRef &s) {
+  return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
+         s->value->calleeName == kBarrier;
 }
 /// True for a null statement or a Block with nothing in it (recursively).
 bool isEmpty(const StmtRef &s);

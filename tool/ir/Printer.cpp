@@ -283,6 +283,8 @@ std::string Printer::declarator(const Var *v, bool restrictPointer) const {
                                           "_storage";
     return v->elem.spelling + " *__restrict " + name + " = nullptr; " + owner;
   }
+  if (v->blockShared)
+    s += "__shared__ ";
   if (v->isConst)
     s += "const ";
   s += v->elem.spelling;

@@ -139,6 +139,15 @@ struct Place {
   size_t index = 0;
 };
 
+/// CUDA: true if the assignment `def` writes or reads a __shared__ array,
+/// whose elements other threads of the block write: evaluating it again
+/// later would not see the values it saw.
+static bool touchesBlockShared(const StmtRef &def) {
+  bool shared = def->lhs && def->lhs->var && def->lhs->var->blockShared;
+  forEachExpr(def->value, [&](const ExprRef &x) { shared |= x->var && x->var->blockShared; });
+  return shared;
+}
+
 /// Why the array elements assigned by `def`, the whole body of the counted
 /// loop `fill` (`a[i] = e;`, i its index), cannot be filled again in the
 /// reverse sweep instead of taping the old elements, or an empty string.
@@ -347,7 +356,7 @@ void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
         u.definition = u.computedAt = def.get();
         u.definitionPos = def->pos.line ? def->pos : o->pos;
         u.value = def->value;
-        u.candidate = true;
+        u.candidate = !touchesBlockShared(def);
         u.runs = freq.of(def.get());
         u.bytes = scalarBytes(o->elem) * u.runs;
         u.cost = exprCost(u.value) * u.runs;
@@ -528,6 +537,8 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
                                         v.readers);
           }
         }
+        if (v.reason.empty() && touchesBlockShared(def))
+          v.reason = "it reads or is __shared__ memory, which other threads write";
         v.candidate = v.reason.empty();
         v.computedAt = def.get();
         if (v.candidate) {

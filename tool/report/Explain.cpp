@@ -73,7 +73,8 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
       out += "  CUDA device code: the tape is per thread (a launch holds it once for each thread "
              "running at once)\n";
     if (!p.sharedAdjoints.empty())
-      out += "  adjoints the threads share (global memory), and how each addition is made:\n";
+      out += "  adjoints the threads share (in global or __shared__ memory), and how each "
+             "addition is made:\n";
     for (const SharedAdjoint &a : p.sharedAdjoints)
       out += "    " + a.target +
              (a.pos.line ? " (line " + std::to_string(a.pos.line) + ")" : std::string()) +

@@ -49,6 +49,8 @@ Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isCo
 StmtRef zeroDecl(Var *v) {
   if (v->ownsStorage) // sized where the vector is declared, or with its primal
     return decl(v, v->shadowOf ? wholeVarRef(v->shadowOf) : nullptr);
+  if (v->blockShared) // zeroed by the block's threads together, or written first
+    return decl(v);
   if (v->isArray())
     return decl(v, floatLit(0, v->elem));
   if (v->elem.isFloating())

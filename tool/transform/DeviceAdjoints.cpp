@@ -42,10 +42,13 @@ template <class Match> bool eitherOrder(const ExprRef &e, BinaryOp op, Match mat
   return match(e->operands[0], e->operands[1]) || match(e->operands[1], e->operands[0]);
 }
 
-/// blockIdx.x * blockDim.x + threadIdx.x, in any order.
-bool isGlobalThreadIndex(const ExprRef &e) {
-  return eitherOrder(withoutCasts(e), BinaryOp::Add, [](const ExprRef &a, const ExprRef &b) {
-    return isBuiltin(b, "threadIdx.x") &&
+/// blockIdx.x * blockDim.x + threadIdx.x, in any order; `threadIdx` may be
+/// read through a variable of `threadIndex` (assigned threadIdx.x once).
+bool isGlobalThreadIndex(const ExprRef &e, const std::set<const Var *> &threadIndex) {
+  return eitherOrder(withoutCasts(e), BinaryOp::Add, [&](const ExprRef &a, const ExprRef &b) {
+    const ExprRef &t = withoutCasts(b);
+    return (isBuiltin(t, "threadIdx.x") ||
+            (t->kind == ExprKind::VarRef && threadIndex.count(t->var))) &&
            eitherOrder(withoutCasts(a), BinaryOp::Mul, [](const ExprRef &p, const ExprRef &q) {
              return isBuiltin(p, "blockIdx.x") && isBuiltin(q, "blockDim.x");
            });
@@ -67,8 +70,14 @@ public:
       if (s->kind == StmtKind::Decl && s->value)
         assigned[s->var].push_back(s->value);
     });
+    auto once = [&](const Var *v, const std::vector<ExprRef> &values) {
+      return values.size() == 1 && values[0] && v->elem.isIntegral();
+    };
     for (const auto &[v, values] : assigned)
-      if (values.size() == 1 && values[0] && v->elem.isIntegral() && isGlobalThreadIndex(values[0]))
+      if (once(v, values) && isBuiltin(values[0], "threadIdx.x"))
+        blockThreadIndex_.insert(v);
+    for (const auto &[v, values] : assigned)
+      if (once(v, values) && isGlobalThreadIndex(values[0], blockThreadIndex_))
         threadIndex_.insert(v);
     forEachStmt(primal.body, [&](const StmtRef &s) { noteRange(s, assigned); });
     taint(primal.body);
@@ -87,9 +96,13 @@ public:
       taint(s, false, &ofPrimal);
   }
 
-  /// True if the element `index` of a buffer is a different one in every thread.
-  bool ownedByThread(const ExprRef &index) const {
+  /// True if the element `index` of a buffer is a different one in every
+  /// thread (of the launch, or with `inBlock` of the block: a __shared__ array).
+  bool ownedByThread(const ExprRef &index, bool inBlock) const {
     const ExprRef &e = withoutCasts(index);
+    if (inBlock && (isBuiltin(e, "threadIdx.x") ||
+                    (e->kind == ExprKind::VarRef && blockThreadIndex_.count(e->var))))
+      return true;
     if (isThreadIndex(e))
       return true;
     auto constant = [](const ExprRef &x) { return withoutCasts(x)->kind == ExprKind::IntLit; };
@@ -125,7 +138,8 @@ public:
 private:
   bool isThreadIndex(const ExprRef &e) const {
     const ExprRef &x = withoutCasts(e);
-    return (x->kind == ExprKind::VarRef && threadIndex_.count(x->var)) || isGlobalThreadIndex(x);
+    return (x->kind == ExprKind::VarRef && threadIndex_.count(x->var)) ||
+           isGlobalThreadIndex(x, blockThreadIndex_);
   }
 
   /// True if 0 <= r < s is known.
@@ -222,7 +236,8 @@ private:
         taint(b, cond, skip);
   }
 
-  std::set<const Var *> threadIndex_;
+  std::set<const Var *> threadIndex_;      // i = blockIdx.x * blockDim.x + threadIdx.x
+  std::set<const Var *> blockThreadIndex_; // t = threadIdx.x
   std::map<const Var *, Range> ranges_;
   std::set<const Var *> tainted_;
 };
@@ -234,25 +249,42 @@ std::vector<SharedAdjoint> chooseSharedAdjointAdds(const std::vector<StmtRef> &r
                                                     const std::set<const Var *> &shared) {
   IndexFacts facts(primal);
   facts.taintTemporaries(reverse, primal);
+  auto isAddition = [&](const StmtRef &s) {
+    return s->kind == StmtKind::Assign &&
+           (s->assignOp == AssignOp::Add || s->assignOp == AssignOp::Sub) &&
+           s->lhs->kind == ExprKind::Index && shared.count(s->lhs->var);
+  };
+  auto own = [&](const StmtRef &s) {
+    return s->lhs->operands.size() == 1 &&
+           facts.ownedByThread(s->lhs->operands[0], s->lhs->var->blockShared);
+  };
+  // A plain += on the thread's own element races with another thread's
+  // atomicAdd into it: an adjoint gets plain additions only if all of them
+  // are on the thread's own elements.
+  std::set<const Var *> mixed;
+  for (const StmtRef &top : reverse)
+    forEachStmt(top, [&](const StmtRef &s) {
+      if (isAddition(s) && !own(s))
+        mixed.insert(s->lhs->var);
+    });
   std::vector<SharedAdjoint> out;
   for (const StmtRef &top : reverse)
     forEachStmt(top, [&](const StmtRef &s) {
-      if (s->kind != StmtKind::Assign ||
-          (s->assignOp != AssignOp::Add && s->assignOp != AssignOp::Sub) ||
-          s->lhs->kind != ExprKind::Index || !shared.count(s->lhs->var))
+      if (!isAddition(s))
         return;
       SharedAdjoint choice;
       choice.target = printExpr(s->lhs);
       choice.pos = s->pos;
-      const std::vector<ExprRef> &indices = s->lhs->operands;
-      bool own = indices.size() == 1 && facts.ownedByThread(indices[0]);
       bool uniform = true;
-      for (const ExprRef &i : indices)
+      for (const ExprRef &i : s->lhs->operands)
         uniform = uniform && facts.sameInEveryThread(i);
-      if (own) {
+      if (!mixed.count(s->lhs->var)) {
         choice.how = "plain +=";
-        choice.reason = "the element is the thread's own (its index is the global thread index, "
-                        "or that index times a stride plus less than the stride)";
+        choice.reason = s->lhs->var->blockShared
+                            ? "the element is the thread's own (its index is threadIdx.x, or the "
+                              "global thread index)"
+                            : "the element is the thread's own (its index is the global thread "
+                              "index, or that index times a stride plus less than the stride)";
       } else if (uniform) {
         s->atomicity = StmtNode::Atomicity::WarpAtomic;
         choice.how = "warp sum, then one atomicAdd per warp";
@@ -261,9 +293,17 @@ std::vector<SharedAdjoint> chooseSharedAdjointAdds(const std::vector<StmtRef> &r
       } else {
         s->atomicity = StmtNode::Atomicity::Atomic;
         choice.how = "atomicAdd";
-        choice.reason = "threads may add into the same element at once";
+        choice.reason = own(s) ? "the element is the thread's own, but other threads add into "
+                                 "other elements of " + s->lhs->var->name + " atomically"
+                               : "threads may add into the same element at once";
+        if (s->lhs->var->blockShared)
+          choice.reason += " (an atomic in shared memory)";
       }
-      out.push_back(choice);
+      bool seen = false; // one line per element and way of adding
+      for (const SharedAdjoint &o : out)
+        seen |= o.target == choice.target && o.how == choice.how;
+      if (!seen)
+        out.push_back(choice);
     });
   return out;
 }

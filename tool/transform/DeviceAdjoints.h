@@ -7,7 +7,8 @@
 // cheapest form that is right under concurrency:
 //  - a plain `+=` where the element is provably the thread's own: an index
 //    `i`, `i + c` or `i * S + r` (0 <= r < S) where `i` is the global thread
-//    index (`blockIdx.x * blockDim.x + threadIdx.x`, assigned once);
+//    index (`blockIdx.x * blockDim.x + threadIdx.x`, assigned once); in a
+//    `__shared__` array (one per block), also `threadIdx.x`;
 //  - a warp sum then one atomicAdd per warp where the index does not depend
 //    on the thread (weights shared by every thread: the common case); the
 //    generated code checks at run time that the whole warp is there and

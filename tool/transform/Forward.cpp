@@ -568,6 +568,7 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
                  ? makeShadow(module_, "t_" + v->name, v)
                  : makeVar(module_, "t_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
                            Var::Temp, v->dims);
+    t->blockShared = v->blockShared; // written wherever its array is: no zeroing
     tangents[v] = t;
     tangentDecls.push_back(zeroDecl(t));
   }

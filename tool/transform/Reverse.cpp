@@ -199,6 +199,7 @@ bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &a
     }
     Var *d = makeVar(module_, "d_" + v->name, v->elem, v->isArray() ? Var::Array : Var::Scalar,
                      Var::Temp, v->dims);
+    d->blockShared = v->blockShared;
     adj.set(v, d);
     decls.push_back(zeroDecl(d));
   }
@@ -253,13 +254,17 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   // threads. (A `__device__` kernel's d_ buffers belong to its caller, who
   // gives each thread its own or reduces them.)
   std::set<const Var *> sharedAdjoints;
-  if (k.cuda == CudaSpace::Global)
+  if (k.cuda == CudaSpace::Global) {
     for (Var *p : k.params)
       if (p->isPointer()) {
         sweeps.sharedMemory.insert(p);
         if (adj.has(p))
           sharedAdjoints.insert(adj.of(p));
       }
+    for (Var *v : k.locals)
+      if (v->blockShared && adj.has(v))
+        sharedAdjoints.insert(adj.of(v));
+  }
   // The caller's buffers: what the reverse sweep restores there is logged
   // and put back at the end, so they hold what the kernel left in them.
   VarSet callerBuffers;
@@ -316,6 +321,11 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   if (!adjointDecls.empty())
     body.push_back(comment("adjoints: d_<v> holds the derivative of the result with respect to <v>"));
   appendAll(body, adjointDecls);
+  // A __shared__ adjoint: the block's threads zero it together, then wait.
+  for (const StmtRef &d : adjointDecls)
+    if (d->var->blockShared)
+      body.push_back(eval(opaque("cgp::dev::zeroBlockShared", ScalarType::voidType(),
+                                 {wholeVarRef(d->var)})));
   body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
                          "sweep needs"));
   body.push_back(block(sweeps.forward));

@@ -321,7 +321,7 @@ StmtRef expandFor(const StmtRef &body, Module &module, VarFilter wanted) {
 std::set<const Var *, VarLess> smallArrays(const StmtRef &body) {
   std::set<const Var *, VarLess> out;
   forEachStmt(body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::Decl && !s->value && s->var->isArray() &&
+    if (s->kind == StmtKind::Decl && !s->value && s->var->isArray() && !s->var->blockShared &&
         s->var->origin == Var::Local && s->var->dims.size() == 1 && s->var->isFloating() &&
         s->var->elementCount() <= kMaxScalarElements)
       out.insert(s->var);

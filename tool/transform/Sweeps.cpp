@@ -224,6 +224,11 @@ SweepBuilder::Sweeps SweepBuilder::sweep(const StmtRef &s) {
   }
   case StmtKind::Assign:
   case StmtKind::Eval:
+    if (isBarrier(s)) { // the reverse phases are ordered as the forward ones
+      out.fwd.push_back(s);
+      out.rev.push_back(s);
+      return out;
+    }
     return isCallStmt(s) ? sweepCall(s) : sweepAssign(s);
   case StmtKind::If:
     return sweepIf(s);

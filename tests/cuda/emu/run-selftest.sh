@@ -26,7 +26,7 @@ emu_build() {  # output, extra flags...
 expect_abort() {  # binary, mode
   local log="$tmp/abort$2.log"
   # In a subshell, so that the shell's "Aborted" notice goes to the log too.
-  if (timeout 60 "$1" "$2"; exit $?) >"$log" 2>&1; then
+  if (timeout 300 "$1" "$2"; exit $?) >"$log" 2>&1; then
     bad "selftest $2 exited 0"
   elif ! grep -q '^cgp_emu: ' "$log"; then
     bad "selftest $2 gave no cgp_emu: diagnostic"; cat "$log"
@@ -37,7 +37,7 @@ expect_abort() {  # binary, mode
 
 step "emulation: g++ -O1"
 if emu_build "$tmp/selftest"; then
-  timeout 60 "$tmp/selftest" || bad "selftest under the emulation"
+  timeout 300 "$tmp/selftest" || bad "selftest under the emulation"
   expect_abort "$tmp/selftest" --bad-warp
   expect_abort "$tmp/selftest" --deadlock
 else
@@ -47,11 +47,11 @@ fi
 step "emulation: g++ -O1 -fsanitize=thread"
 if emu_build "$tmp/selftest-tsan" -g -fsanitize=thread; then
   export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
-  timeout 120 "$tmp/selftest-tsan" >"$tmp/tsan.log" 2>&1
+  timeout 300 "$tmp/selftest-tsan" >"$tmp/tsan.log" 2>&1
   rc=$?
   tail -n 1 "$tmp/tsan.log"
   [ "$rc" -eq 0 ] || { bad "selftest under TSan: exit status $rc"; cat "$tmp/tsan.log"; }
-  timeout 120 "$tmp/selftest-tsan" --race >"$tmp/race.log" 2>&1
+  timeout 300 "$tmp/selftest-tsan" --race >"$tmp/race.log" 2>&1
   rc=$?
   if [ "$rc" -eq 66 ] && grep -q 'ThreadSanitizer: data race' "$tmp/race.log"; then
     echo "TSan reports the race of selftest --race (exit status 66), as it must"

@@ -1,9 +1,12 @@
-// CUDA constructs that cgp-ad does not differentiate yet, each refused with
+// CUDA constructs that cgp-ad does not differentiate (yet), each refused with
 // an error naming the kernel and the construct.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %expect-exit 1 %cgpad %s -o %t -- -DSHARED 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: %expect-exit 1 %cgpad %s -o %t -- -DBARRIER 2>&1 | FileCheck %s --check-prefix=BARRIER
+// RUN: %expect-exit 1 %cgpad %s -o %t -- -DBARRIER_IN_HELPER 2>&1 | FileCheck %s --check-prefix=BARRIER_IN_HELPER
+// RUN: %expect-exit 1 %cgpad %s -o %t -- -DSHARED_SCALAR 2>&1 | FileCheck %s --check-prefix=SHARED_SCALAR
+// RUN: %expect-exit 1 %cgpad %s -o %t -- -DSYNCWARP 2>&1 | FileCheck %s --check-prefix=SYNCWARP
 // RUN: %expect-exit 1 %cgpad %s -o %t -- -DSHUFFLE 2>&1 | FileCheck %s --check-prefix=SHUFFLE
 // RUN: %expect-exit 1 %cgpad %s -o %t -- -DATOMIC_VALUE 2>&1 | FileCheck %s --check-prefix=ATOMIC_VALUE
 // RUN: %expect-exit 1 %cgpad %s -o %t -- -DATOMIC_MAX 2>&1 | FileCheck %s --check-prefix=ATOMIC_MAX
@@ -12,22 +15,54 @@
 #include <cgp/cgp.h>
 
 #ifdef SHARED
-CGP_GRAD(x, y)
-__global__ void k(const double *x, double *y) {
+__device__ double helper(const double *x) {
   __shared__ double tile[64];
   tile[threadIdx.x] = x[threadIdx.x];
-  y[threadIdx.x] = tile[threadIdx.x] * 2.0;
+  return tile[threadIdx.x] * 2.0;
 }
-// SHARED: unsupported.cu:[[@LINE-4]]:21: error: cannot differentiate 'k': '__shared__' memory such as 'tile' is not supported yet in a kernel that cgp-ad differentiates
+CGP_GRAD(x, y)
+__global__ void k(const double *x, double *y) { y[threadIdx.x] = helper(x); }
+// SHARED: unsupported.cu:[[@LINE-6]]:21: error: cannot differentiate 'k': in 'helper' (called from 'k'): '__shared__' memory such as 'tile' is supported in the body of a __global__ kernel, not in a function it calls
 #endif
 
 #ifdef BARRIER
 CGP_GRAD(x, y)
-__global__ void k(const double *x, double *y) {
+__global__ void k(const double *x, double *y, int n) {
+  if (threadIdx.x >= n)
+    return;
   y[threadIdx.x] = x[threadIdx.x];
   __syncthreads();
 }
-// BARRIER: unsupported.cu:[[@LINE-2]]:3: error: cannot differentiate 'k': barriers ('__syncthreads') are not supported yet in a kernel that cgp-ad differentiates
+// BARRIER: unsupported.cu:[[@LINE-2]]:3: error: cannot differentiate 'k': a kernel with barriers ('__syncthreads') cannot return early: its threads must all reach every barrier; write 'if (i < n) { ... }' instead
+#endif
+
+#ifdef BARRIER_IN_HELPER
+__device__ void wait_all() { __syncthreads(); }
+CGP_GRAD(x, y)
+__global__ void k(const double *x, double *y) {
+  y[threadIdx.x] = x[threadIdx.x];
+  wait_all();
+}
+// BARRIER_IN_HELPER: unsupported.cu:[[@LINE-6]]:30: error: cannot differentiate 'k': in 'wait_all' (called from 'k'): barriers ('__syncthreads') are supported in the body of a __global__ kernel, not in a function it calls
+#endif
+
+#ifdef SHARED_SCALAR
+CGP_GRAD(x, y)
+__global__ void k(const double *x, double *y) {
+  __shared__ double total;
+  total = x[0];
+  y[threadIdx.x] = total;
+}
+// SHARED_SCALAR: unsupported.cu:[[@LINE-4]]:21: error: cannot differentiate 'k': '__shared__' variable 'total': only arrays of a size known when compiling are supported (declare a scalar as an array of one)
+#endif
+
+#ifdef SYNCWARP
+CGP_GRAD(x, y)
+__global__ void k(const double *x, double *y) {
+  y[threadIdx.x] = x[threadIdx.x];
+  __syncwarp();
+}
+// SYNCWARP: unsupported.cu:[[@LINE-2]]:3: error: cannot differentiate 'k': the barrier '__syncwarp' is not supported in a kernel that cgp-ad differentiates; '__syncthreads()' is
 #endif
 
 #ifdef SHUFFLE
