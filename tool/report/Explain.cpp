@@ -70,8 +70,8 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
       out += "\n      " + v.reason + "\n";
     }
     if (p.device)
-      out += "  CUDA device code: the tape is per thread (a launch holds it once for each thread "
-             "running at once)\n";
+      out += "  CUDA device code: each thread tapes on its own, " + bytesText(p.plannedBytes) +
+             " with this plan; a launch of N threads holds N times that in the device heap\n";
     if (!p.sharedAdjoints.empty())
       out += "  adjoints the threads share (in global or __shared__ memory), and how each "
              "addition is made:\n";
