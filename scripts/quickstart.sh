@@ -3,6 +3,8 @@
 # and installs cgp-ad (build/, build/quickstart-prefix), then builds the samples as a CMake project
 # (samples/CMakeLists.txt, into build/samples/) and for each: differentiates and builds it, prints
 # the plan cgp-ad chose and runs it. --prefix DIR uses the cgp-ad installed in DIR instead.
+# Last, the CUDA sample (samples/cuda) where nvcc is found: run on the GPU, or without one under
+# the host emulation of CUDA with a small batch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -44,6 +46,14 @@ fi
 # The samples' build tree: find_package(CgpAD) from $prefix (CgpAD_DIR too, since a cached
 # one from an earlier --prefix would win), Ninja when there is one and no tree yet.
 samples_build=build/samples
+# nvcc where it is (CMake looks on PATH and in CUDACXX only), for the CUDA sample.
+nvcc=$(command -v nvcc || true)
+if [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+  nvcc=/usr/local/cuda/bin/nvcc
+fi
+if [ -n "$nvcc" ] && [ -z "${CUDACXX:-}" ]; then
+  export CUDACXX=$nvcc
+fi
 generator=()
 if [ ! -f "$samples_build/CMakeCache.txt" ] && command -v ninja >/dev/null; then
   generator=(-G Ninja)
@@ -76,9 +86,46 @@ for name in "${samples[@]}"; do
   fi
 done
 
+# The CUDA sample: differentiated (cgp_ad_add_gradients on samples/cuda/rnn_batch.cu) and built
+# with nvcc; run on the GPU where nvidia-smi answers, otherwise built once more from the same
+# generated code with the C++ compiler under the host emulation of CUDA (tests/cuda/emu) and run
+# with 64 sequences of at most 30 steps. Sets cuda_status.
+run_cuda_sample() {
+  local gen="$samples_build/cuda/cgp_ad_gen/rnn_batch"
+  [ "$configured" = 1 ] || return 1
+  step cmake --build "$samples_build" --target rnn_batch -j"$(nproc)" || return 1
+  step "$prefix/bin/cgp-ad" --explain samples/cuda/rnn_batch.cu -o "$samples_build/cuda/plan" \
+    -- -std=c++17 || return 1
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    step "$samples_build/cuda/rnn_batch" || return 1
+    cuda_status="ok"
+  else
+    echo "no GPU here (nvidia-smi missing or failing): running the sample under the host"
+    echo "emulation of CUDA instead (each CUDA thread a std::thread), with a small batch"
+    step "${CXX:-c++}" -std=c++17 -O2 -I"$prefix/include" -I"$gen" -x c++ \
+      -include tests/cuda/emu/cuda_emulation.h "$gen/rnn_batch.cgp.cu" samples/cuda/main.cu \
+      -o "$samples_build/cuda/rnn_batch_emulated" -pthread -L"$prefix/lib" -lcgp_rt -lm || return 1
+    step "$samples_build/cuda/rnn_batch_emulated" 64 30 || return 1
+    cuda_status="ok (host emulation: no GPU)"
+  fi
+}
+
+echo
+echo "=== sample cuda: samples/cuda ==="
+if [ -z "$nvcc" ]; then
+  echo "skipped: no nvcc"
+  cuda_status="skipped: no nvcc"
+elif run_cuda_sample; then
+  :
+else
+  cuda_status="FAILED"
+  failed=1
+fi
+
 echo
 echo "=== summary (cgp-ad from $prefix) ==="
 for i in "${!samples[@]}"; do
   printf '  %-5s %s\n' "${samples[$i]}" "${status[$i]}"
 done
+printf '  %-5s %s\n' cuda "$cuda_status"
 exit "$failed"

@@ -11,6 +11,13 @@
 //  - row_norms: every adjoint is the thread's own (plain +=), so the
 //    gradient is the same to the last bit under every strategy.
 //
+// Arguments: none; a file to dump row_norms' gradient into; `--races` (only
+// the gradient kernels, for ThreadSanitizer); `--time` (after the checks,
+// each derivative kernel timed against its primal on a bigger batch, one
+// `TIME kernel primal_ms derivative_ms ratio` line each, which
+// tests/cuda/run_on_gpu.sh collects on a GPU; a small batch under the
+// emulation).
+//
 // RUN: rm -rf %t && mkdir -p %t/cgp %t/store-all
 // RUN: %cgpad %s -o %t/cgp -- --cuda-gpu-arch=sm_90
 // RUN: %cgpad %s -o %t/store-all --strategy=store-all -- --cuda-gpu-arch=sm_90
@@ -72,6 +79,7 @@ __global__ void row_norms(const double *x, double *out, int n, int T) {
 
 #ifndef __CGP_AD__
 #include "rnn_batch.cgp.h"
+#include <cgp/device.h> // cgp::dev::reserveHeap (--time)
 #include <cuda_check.h>
 
 #include <cstdint>
@@ -119,10 +127,82 @@ void dump(FILE *f, const Vec &v) {
   }
 }
 
+/// --time: each derivative kernel against its primal, median of repeated
+/// launches, on a batch big enough for a GPU (small under the emulation).
+void timeKernels() {
+#ifdef __CUDACC__
+  const int n = 1 << 16, T = 64, runs = 20;
+  // rnn_batch_grad tapes about T x (H + 3) doubles per thread (--explain),
+  // more than the default 8 MiB device heap holds for this many threads.
+  CGP_CUDA_CHECK(cgp::dev::reserveHeap(std::size_t(T) * (2 * H + 2) * sizeof(double), n));
+#else
+  const int n = 256, T = 8, runs = 3;
+#endif
+  const int threads = 128, blocks = (n + threads - 1) / threads;
+  std::printf("timing on %d threads (%d blocks of %d), sequences of 1..%d steps, medians of %d "
+              "launches\n",
+              n, blocks, threads, T, runs);
+  std::vector<int> len(n);
+  for (int i = 0; i < n; ++i)
+    len[i] = 1 + (i * 7) % T;
+  Vec x = uniform(std::size_t(n) * T, -1, 1), W = uniform(H * H, -0.5, 0.5),
+      U = uniform(H, -1, 1), seed = uniform(n + 1, 0.5, 1.5);
+  DeviceArray<int> dlen(len);
+  DeviceArray<double> dx(x), dW(W), dU(U), dout(n + 1), gx(x.size()), gW(W.size()), gU(U.size()),
+      gout(seed), tx(x), tW(W), tU(U), tout(n + 1);
+  auto nothing = [] {};
+  auto rnn = [&] {
+    CGP_LAUNCH(rnn_batch, blocks, threads, dx.get(), dlen.get(), dW.get(), dU.get(), dout.get(),
+               n, T);
+  };
+  const double rnnMs = cgp_cuda_test::median_ms(runs, nothing, rnn);
+  // The gradient uses up the seeds of the outputs it overwrites: put them back.
+  const double gradMs = cgp_cuda_test::median_ms(runs, [&] { gout.upload(seed); }, [&] {
+    CGP_LAUNCH(rnn_batch_grad, blocks, threads, dx.get(), dlen.get(), dW.get(), dU.get(),
+               dout.get(), n, T, gx.get(), gW.get(), gU.get(), gout.get());
+  });
+  cgp_cuda_test::print_time("rnn_batch_grad", rnnMs, gradMs);
+  const double jvpMs = cgp_cuda_test::median_ms(runs, nothing, [&] {
+    CGP_LAUNCH(rnn_batch_jvp, blocks, threads, dx.get(), dlen.get(), dW.get(), dU.get(),
+               dout.get(), n, T, tx.get(), tW.get(), tU.get(), tout.get());
+  });
+  cgp_cuda_test::print_time("rnn_batch_jvp", rnnMs, jvpMs);
+
+  // gather: n threads read m inputs, several threads each.
+  const int m = n / 8 + 1;
+  std::vector<int> idx(n);
+  for (int i = 0; i < n; ++i)
+    idx[i] = int((i * 7919LL) % m);
+  DeviceArray<int> didx(idx);
+  DeviceArray<double> gxs(uniform(m, -1, 1)), gys(n), ggx(m), ggy(uniform(n, 0.5, 1.5));
+  const double gatherMs = cgp_cuda_test::median_ms(runs, nothing, [&] {
+    CGP_LAUNCH(gather, blocks, threads, gxs.get(), didx.get(), gys.get(), n);
+  });
+  const double gatherGradMs = cgp_cuda_test::median_ms(runs, nothing, [&] {
+    CGP_LAUNCH(gather_grad, blocks, threads, gxs.get(), didx.get(), gys.get(), n, ggx.get(),
+               ggy.get());
+  });
+  cgp_cuda_test::print_time("gather_grad", gatherMs, gatherGradMs);
+
+  // row_norms: a row of T per thread, thread-own adjoints.
+  DeviceArray<double> rx(uniform(std::size_t(n) * T, 0.2, 1.0)), rout(n), rgx(std::size_t(n) * T),
+      rgout(uniform(n, 0.5, 1.5));
+  const double rowMs = cgp_cuda_test::median_ms(runs, nothing, [&] {
+    CGP_LAUNCH(row_norms, blocks, threads, rx.get(), rout.get(), n, T);
+  });
+  const double rowGradMs = cgp_cuda_test::median_ms(runs, nothing, [&] {
+    CGP_LAUNCH(row_norms_grad, blocks, threads, rx.get(), rout.get(), n, T, rgx.get(), rgout.get());
+  });
+  cgp_cuda_test::print_time("row_norms_grad", rowMs, rowGradMs);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  racesOnly = argc > 1 && std::strcmp(argv[1], "--races") == 0;
+  const char *arg = argc > 1 ? argv[1] : "";
+  racesOnly = std::strcmp(arg, "--races") == 0;
+  const bool timing = std::strcmp(arg, "--time") == 0;
+  const char *dumpPath = argc > 1 && arg[0] != '-' ? arg : nullptr;
   const int n = 40, T = 4, threads = 32, blocks = (n + threads - 1) / threads;
   std::vector<int> len(n);
   for (int i = 0; i < n; ++i)
@@ -229,12 +309,14 @@ int main(int argc, char **argv) {
     CGP_CUDA_SYNC_CHECK();
     Vec g = gx.download();
     checkGradient("row_norms d_x", xr, g, rowLoss, 3);
-    if (argc > 1 && !racesOnly) {
-      FILE *f = std::fopen(argv[1], "w");
+    if (dumpPath) {
+      FILE *f = std::fopen(dumpPath, "w");
       dump(f, g);
       std::fclose(f);
     }
   }
+  if (timing)
+    timeKernels();
   return cgp_cuda_test::finish();
 }
 #endif

@@ -9,6 +9,7 @@
 //   CGP_CUDA_SYNC_CHECK();         checks cudaGetLastError() and cudaDeviceSynchronize()
 //   cgp_cuda_test::DeviceArray<T>  owning device buffer
 //   cgp_cuda_test::check / check_close / central_difference / finish
+//   cgp_cuda_test::median_ms / print_time   kernel timings (`--time` modes, run_on_gpu.sh)
 //
 // A kernel name with template arguments goes in parentheses:
 // CGP_LAUNCH((k<float, 4>), grid, block, ...).
@@ -50,6 +51,8 @@ Launcher<P...> launcher(dim3 grid, dim3 block, std::size_t shared_bytes, void (*
 #define CGP_DYNAMIC_SHARED(T, name) T* name = static_cast<T*>(cgp_emu::dynamic_shared())
 #endif
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -210,6 +213,53 @@ std::vector<double> fd_gradient(F&& f, const std::vector<double>& x, double h = 
   std::vector<double> g(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) g[i] = central_difference(f, x, i, h);
   return g;
+}
+
+// The median time in milliseconds of `runs` calls of launch() (one launch of a kernel),
+// after one warm-up call. reset() runs before each, untimed (to zero adjoints or put seeds
+// back). On a GPU, CUDA events around the launch; under the host emulation, which has no
+// events and whose launches return when the kernel has finished, the wall clock.
+template <class Reset, class Launch>
+double median_ms(int runs, Reset&& reset, Launch&& launch) {
+  std::vector<double> times;
+#if defined(__CUDACC__)
+  cudaEvent_t start, stop;
+  CGP_CUDA_CHECK(cudaEventCreate(&start));
+  CGP_CUDA_CHECK(cudaEventCreate(&stop));
+#endif
+  for (int r = 0; r <= runs; ++r) {
+    reset();
+    CGP_CUDA_SYNC_CHECK();
+#if defined(__CUDACC__)
+    CGP_CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    CGP_CUDA_CHECK(cudaEventRecord(stop));
+    CGP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CGP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+#else
+    const auto t0 = std::chrono::steady_clock::now();
+    launch();
+    CGP_CUDA_CHECK(cudaDeviceSynchronize());
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+#endif
+    CGP_CUDA_CHECK(cudaGetLastError());
+    if (r > 0) times.push_back(ms);
+  }
+#if defined(__CUDACC__)
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+#endif
+  std::sort(times.begin(), times.end());
+  return times.empty() ? 0.0 : times[times.size() / 2];
+}
+
+// One line per timed kernel, as tests/cuda/run_on_gpu.sh collects them:
+// TIME <kernel> <primal ms> <derivative ms> <derivative / primal>.
+inline void print_time(const std::string& kernel, double primal_ms, double derivative_ms) {
+  std::printf("TIME %s %.4f %.4f %.2f\n", kernel.c_str(), primal_ms, derivative_ms,
+              derivative_ms / primal_ms);
 }
 
 // Prints a summary line; the exit status for main.
