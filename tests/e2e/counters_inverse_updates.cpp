@@ -69,6 +69,33 @@ double forms(const double* L, const double* x, int d, int points) {
   return total;
 }
 
+// A helper whose parameter is the counter, advanced by the index of the
+// loop around the update (the reverse loop runs the same indices).
+static double tri_sum(const double* v, int start, int d) {
+  double s = 0.0;
+  for (int i = 0; i < d; ++i) {
+    s += v[start] * std::cos(v[i]);
+    start += i;
+  }
+  return s;
+}
+
+CGP_GRAD(x)
+CGP_JVP(x)
+double sums(const double* x, int points) {
+  double total = 0.0;
+  for (int p = 0; p < points; ++p)
+    total += tri_sum(x + p * 12, p % 2, 5) * total + tri_sum(x + p * 12, 1, 4);
+  return total;
+}
+// CHECK-LABEL: static inline double tri_sum_fwd(
+// CHECK-NOT: cgp_tape.push(start);
+// CHECK: cgp_tape.push(start);
+// CHECK-NEXT: return result;
+// CHECK-LABEL: static inline void tri_sum_rev(
+// CHECK: cgp_tape.pop(start);
+// CHECK: start -= i;
+
 // Counters by 2, by a parameter, downwards, unsigned, and conditionally.
 CGP_GRAD(x, w)
 CGP_JVP(x, w)
@@ -181,6 +208,15 @@ int main() {
     c.jvp([&](cgp_test::Tangents& t) {
       return forms_jvp(L.data(), x.data(), d, points, t.f64("L"), t.f64("x"));
     });
+    c.run();
+  }
+  {
+    const int points = 5;
+    cgp_test::Checker c("sums, a helper's parameter advanced by its loop index");
+    std::vector<double>& x = c.in("x", points * 12, -1.0, 1.0);
+    c.primal([&] { return sums(x.data(), points); });
+    c.grad([&](cgp_test::Grads& g) { return sums_grad(x.data(), points, g.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return sums_jvp(x.data(), points, t.f64("x")); });
     c.run();
   }
   {
