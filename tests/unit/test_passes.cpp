@@ -225,6 +225,77 @@ TEST_CASE("to-be-recorded: only overwritten values that the reverse reads", "[an
   CHECK(tbr.neededAtExit.count(keep));
 }
 
+TEST_CASE("to-be-recorded: integer updates with stable steps are inverted, not pushed",
+          "[analysis][tbr][inverse]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    CGP_GRAD(x) double k(const double *x, int d, int stride) {
+      double s = 0;
+      int li = 0, off = 0, m = 0;
+      for (int r = 0; r < d; ++r) {
+        for (int c = 0; c < r; ++c) { s += x[li] * x[off] * x[m]; ++li; off += r; }
+        off += stride;
+        int t = r % 3;
+        m += t;
+        li = r;
+      }
+      return s;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  std::vector<Var *> locals = prepare(k, l->module);
+  auto update = [&](const char *name, AssignOp op) {
+    return findStmt(k.body, [&](const StmtRef &s) {
+      return s->kind == StmtKind::Assign && s->assignOp == op && s->lhs->var->name == name;
+    });
+  };
+  StmtRef li = update("li", AssignOp::Add), offByIndex = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var->name == "off" &&
+           s->value->kind == ExprKind::VarRef && s->value->var->name == "r";
+  });
+  StmtRef offByStride = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var->name == "off" &&
+           s->value->kind == ExprKind::VarRef && s->value->var->name == "stride";
+  });
+  StmtRef m = update("m", AssignOp::Add), reset = findStmt(k.body, [](const StmtRef &s) {
+    return s->kind == StmtKind::Assign && s->lhs->var->name == "li" &&
+           s->value->kind == ExprKind::VarRef;
+  });
+  REQUIRE(reset);
+  REQUIRE(offByIndex);
+  REQUIRE(offByStride);
+  // Steps: a constant, the index of a loop around, a parameter; not `t`,
+  // which the loop writes.
+  InverseUpdates inverses = findInverseUpdates(k);
+  CHECK(inverses.find(li.get()));
+  CHECK(inverses.find(offByIndex.get()));
+  CHECK(inverses.find(offByStride.get()));
+  CHECK_FALSE(inverses.find(m.get()));
+  CHECK(printStmt(inverseUpdate(offByIndex)).find("off -= r") != std::string::npos);
+
+  // The adjoint code of `s += ...` reads li, off and m.
+  std::map<const StmtNode *, VarSet> reads;
+  StmtRef accumulate = update("s", AssignOp::Add);
+  reads[accumulate.get()] = {findVar(locals, "li"), findVar(locals, "off"), findVar(locals, "m")};
+  Summaries sums;
+  TbrResult tbr = analyzeToBeRecorded(k, reads, {}, sums, inverses);
+  CHECK(tbr.inverts.count(li.get()));
+  CHECK(tbr.inverts.count(offByIndex.get()));
+  CHECK(tbr.inverts.count(offByStride.get()));
+  CHECK_FALSE(tbr.pushes.count(li.get()));
+  CHECK(tbr.pushes.count(m.get()));
+  // The plain assignment after the updates: its old value is needed by the
+  // inverses of the row before, so it is pushed (once per row).
+  CHECK(tbr.pushes.count(reset.get()));
+  // Without the list (store-all), the updates are pushed. (`off += stride`
+  // is not: the pops of the row's `off += r` give the reverse what it needs.)
+  TbrResult all = analyzeToBeRecorded(k, reads, {}, sums);
+  CHECK(all.inverts.empty());
+  CHECK(all.pushes.count(li.get()));
+  CHECK(all.pushes.count(offByIndex.get()));
+  CHECK_FALSE(all.pushes.count(reset.get()));
+}
+
 TEST_CASE("small arrays become scalars, with the helpers and loops that fill them",
           "[passes][scalars]") {
   auto l = lowerSnippet(R"(

@@ -7,6 +7,11 @@
 // an array stays (only one element changed). The index of a counted loop is
 // never pushed: the reverse loop recomputes it.
 //
+// An invertible integer update (InverseUpdates.h) of x with x in R is
+// inverted instead of pushed: the reverse sweep computes the old value from
+// the new one, so x stays in R (its new value is needed now), and so do the
+// variables of the step, which the inverse reads again.
+//
 //===----------------------------------------------------------------------===//
 #include "analysis/ToBeRecorded.h"
 
@@ -15,8 +20,9 @@ namespace {
 
 class TbrAnalysis {
 public:
-  TbrAnalysis(const std::map<const StmtNode *, VarSet> &reads, Summaries &sums, TbrResult &out)
-      : reads_(reads), sums_(sums), out_(out) {}
+  TbrAnalysis(const std::map<const StmtNode *, VarSet> &reads, Summaries &sums,
+              const InverseUpdates &inverses, TbrResult &out)
+      : reads_(reads), sums_(sums), inverses_(inverses), out_(out) {}
 
   VarSet forward(const StmtRef &s, VarSet r) {
     if (!s)
@@ -54,7 +60,16 @@ public:
       }
       if (s->kind == StmtKind::Assign) {
         Var *x = s->lhs->var;
-        bool push = r.count(x) != 0;
+        bool needed = r.count(x) != 0;
+        const std::vector<Var *> *step = inverses_.find(s.get());
+        if (needed && step) {
+          out_.pushes.erase(s.get());
+          out_.inverts.insert(s.get());
+          r.insert(step->begin(), step->end());
+          return r;
+        }
+        out_.inverts.erase(s.get());
+        bool push = needed;
         if (push) {
           out_.pushes.insert(s.get());
           for (const ExprRef &i : s->lhs->operands)
@@ -103,6 +118,7 @@ public:
 private:
   const std::map<const StmtNode *, VarSet> &reads_;
   Summaries &sums_;
+  const InverseUpdates &inverses_;
   TbrResult &out_;
   std::vector<Var *> scratch_;
 };
@@ -111,9 +127,10 @@ private:
 
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
-                              const VarSet &neededAtEntry, Summaries &summaries) {
+                              const VarSet &neededAtEntry, Summaries &summaries,
+                              const InverseUpdates &inverses) {
   TbrResult result;
-  TbrAnalysis analysis(reads, summaries, result);
+  TbrAnalysis analysis(reads, summaries, inverses, result);
   result.neededAtExit = analysis.forward(f.body, neededAtEntry);
   return result;
 }

@@ -9,11 +9,16 @@
 // statement reads it ("to be recorded", as in Tapenade). Values never
 // overwritten after their use stay off the tape.
 //
+// An integer update `v += e` / `v -= e` that InverseUpdates.h lists is not
+// pushed: the reverse sweep undoes it (`v -= e`), which needs the value
+// after it and `e`'s operands instead of the value before it.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_TOBERECORDED_H
 #define CGP_ANALYSIS_TOBERECORDED_H
 
 #include "analysis/Activity.h"
+#include "analysis/InverseUpdates.h"
 #include "analysis/Summaries.h"
 
 #include <map>
@@ -25,6 +30,9 @@ namespace cgp {
 struct TbrResult {
   /// Assignments whose old value is pushed before they overwrite it.
   std::set<const StmtNode *> pushes;
+  /// Integer updates whose old value the reverse sweep needs, restored by
+  /// the inverse update instead of a push and a pop.
+  std::set<const StmtNode *> inverts;
   /// For each call: the pointer arguments whose overwritten elements the
   /// callee must push (the caller's reverse sweep reads them).
   std::map<const StmtNode *, std::vector<bool>> callKeeps;
@@ -37,10 +45,13 @@ struct TbrResult {
 
 /// `reads` gives, for each statement, the variables its reverse code reads.
 /// `neededAtEntry` are variables whose overwrites must always be recorded
-/// (pointer parameters whose caller needs their old values).
+/// (pointer parameters whose caller needs their old values). `inverses`:
+/// the updates the reverse sweep may undo instead of popping their old
+/// value (none under store-all, which tapes every value).
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
-                              const VarSet &neededAtEntry, Summaries &summaries);
+                              const VarSet &neededAtEntry, Summaries &summaries,
+                              const InverseUpdates &inverses = {});
 
 } // namespace cgp
 

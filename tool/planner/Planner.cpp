@@ -420,6 +420,25 @@ void shareReplays(FunctionPlan &plan,
   }
 }
 
+/// The value that the integer update `def` overwrites, which the reverse
+/// sweep gets back by the inverse update: no tape, no recompute.
+ValueDecision invertedValue(const StmtRef &def, double runs) {
+  ValueDecision v;
+  v.var = def->lhs->var;
+  v.definition = v.computedAt = def.get();
+  v.definitionPos = def->pos.line ? def->pos : v.var->pos;
+  v.inverted = true;
+  v.runs = runs;
+  StmtRef inverse = inverseUpdate(def);
+  std::string update = printStmt(def), undo = printStmt(inverse);
+  for (std::string *text : {&update, &undo})
+    while (!text->empty() && (text->back() == '\n' || text->back() == ';'))
+      text->pop_back();
+  v.reason = "restored by the inverse update, not stored: the reverse sweep undoes `" + update +
+             "` with `" + undo + "` (integer arithmetic is exact)";
+  return v;
+}
+
 } // namespace
 
 std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill) {
@@ -500,10 +519,18 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
 
   // Every value store-all pushes, in program order, and where it sits.
   std::vector<CandidateSite> sites;
+  double invertedBytes = 0; // what store-all tapes of the inverted updates
   forEachStmt(f.body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Block) {
       for (size_t d = 0; d < s->stmts.size(); ++d) {
         const StmtRef &def = s->stmts[d];
+        if (def->kind == StmtKind::Assign && storeAll.inverts.count(def.get())) {
+          plan.values.push_back(invertedValue(def, freq.of(def.get())));
+          plan.storeAllBytes += scalarBytes(def->lhs->var->elem) * plan.values.back().runs;
+          invertedBytes += scalarBytes(def->lhs->var->elem) * plan.values.back().runs;
+          sites.push_back({s.get(), d, d, d, {}}); // nothing reads it, nothing recomputes it
+          continue;
+        }
         if (def->kind != StmtKind::Assign || !storeAll.pushes.count(def.get()))
           continue;
         ValueDecision v;
@@ -576,7 +603,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     v.score = options.alpha * v.G + options.beta * v.T - options.gamma * v.M;
   }
 
-  plan.plannedBytes = plan.storeAllBytes;
+  plan.plannedBytes = plan.storeAllBytes - invertedBytes;
   if (options.storeAll) {
     for (ValueDecision &v : plan.values)
       v.reason = "stored: strategy store-all";
@@ -613,7 +640,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     settleChains(plan, sites);
   }
   for (ValueDecision &v : plan.values)
-    if (!v.candidate)
+    if (!v.candidate && !v.inverted)
       v.reason = "stored: " + v.reason;
   addOperandValues(plan, sites, freq, summaries, options, allowance);
   if (f.isKernel && options.memoryBudget < 0)

@@ -21,6 +21,10 @@
 // share of store-all's. Low scores are recomputed first, as long as the
 // added time stays within the recompute allowance. See docs/cgp-model.md.
 //
+// Integer updates that to-be-recorded analysis inverts (counters, `++li`;
+// InverseUpdates.h) are listed too, as values restored by the inverse
+// update: store-all tapes them, this plan does not, at no cost.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CGP_PLANNER_PLANNER_H
 #define CGP_PLANNER_PLANNER_H
@@ -78,6 +82,9 @@ struct ValueDecision {
   ExprRef value;                        // what it is assigned (recompute candidates)
   bool candidate = false;               // could be recomputed
   bool recompute = false;               // the plan recomputes it
+  /// An integer update (`li += 1`) that the reverse sweep undoes (`li -= 1`):
+  /// nothing stored (`bytes` 0), nothing to recompute.
+  bool inverted = false;
   std::string reason;                   // why, in words
   double runs = 0;                      // times the assignment runs per call (estimated)
   double bytes = 0;                     // tape bytes per call if stored
@@ -155,7 +162,7 @@ std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill
 
 /// Plans the values of `f`. `reads` gives, per statement, the variables
 /// its reverse code reads; `storeAll` is the to-be-recorded result when
-/// every value is stored.
+/// every value is stored (but for the integer updates it inverts).
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
                         const TbrResult &storeAll, const PlanOptions &options,
                         Summaries &summaries);

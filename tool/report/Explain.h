@@ -1,7 +1,8 @@
 //===- Explain.h - the plan, for people and for programs ---------*- C++ -*-===//
 //
 // --explain prints the plan of every differentiated function: the values
-// the reverse sweep needs, which are stored and which recomputed, with the
+// the reverse sweep needs, which are stored, which recomputed and which
+// restored by the inverse update (integer counters), with the
 // terms and score of each decision, how each loop is reversed, and the
 // estimated tape bytes and recompute cost. --plan-json=FILE writes the same
 // as JSON (schema in docs/cgp-model.md).

@@ -80,7 +80,7 @@ std::string functionSection(int input, const nlohmann::json &f) {
           << escape(v["name"].get<std::string>()) << "</code></td><td>"
           << lineLink(input, v["line"]) << "</td><td>" << escape(v["type"].get<std::string>())
           << "</td><td>" << bytes(v["bytes"].get<double>()) << "</td><td>"
-          << (recompute ? "recompute" : "store") << "</td><td>" << term("G") << "</td><td>"
+          << escape(v["decision"].get<std::string>()) << "</td><td>" << term("G") << "</td><td>"
           << term("T") << "</td><td>" << term("M") << "</td><td>"
           << (candidate ? number("%.4f", v["score"].get<double>()) : std::string(""))
           << "</td><td>" << escape(v["reason"].get<std::string>()) << "</td></tr>\n";

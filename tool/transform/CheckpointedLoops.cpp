@@ -148,8 +148,12 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   // write through the pointers they are given (per the callee's summary).
   std::set<const Var *> written, writtenByCall, taped;
   auto scan = [&](const StmtRef &n) {
-    if (n->kind == StmtKind::Assign && tbr.pushes.count(n.get()))
-      taped.insert(n->lhs->var); // the forward sweep keeps its old value
+    // The forward sweep keeps its old value, or the reverse sweep gets it
+    // back from the new one by the inverse update: either way the reverse
+    // needs what the iterations before left there.
+    if (n->kind == StmtKind::Assign &&
+        (tbr.pushes.count(n.get()) || tbr.inverts.count(n.get())))
+      taped.insert(n->lhs->var);
     collectWrites(n, sums_, written, writtenByCall);
   };
   forEachStmt(s->body, scan);
@@ -440,7 +444,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   if (tapesFirst) {
     std::set<const Var *> tapedOrCalled, unused;
     forEachStmt(s->body, [&](const StmtRef &n) {
-      if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) && tbr.pushes.count(n.get()))
+      if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) &&
+          (tbr.pushes.count(n.get()) || tbr.inverts.count(n.get())))
         tapedOrCalled.insert(n->kind == StmtKind::Assign ? n->lhs->var : n->var);
       collectWrites(n, sums_, unused, tapedOrCalled);
     });

@@ -100,7 +100,10 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   if (failed_)
     return false;
   // What storing everything would push, the plan, then what remains to push.
-  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
+  // Store-all tapes every value; the other plans undo integer updates
+  // (counters) in the reverse sweep instead of taping them.
+  InverseUpdates inverses = options_.storeAll ? InverseUpdates() : findInverseUpdates(f_);
+  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
   plan = planValues(f_, reads_, tbr, options_, sums_);
   for (size_t index : plan.recomputeOrder) {
     const ValueDecision &v = plan.values[index];
@@ -123,7 +126,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     before.push_back(assign(varRef(v.var), v.value));
   }
   if (!plan.recomputeOrder.empty())
-    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_);
+    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
@@ -250,6 +253,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepAssign(const StmtRef &s) {
   out.fwd.push_back(s);
   if (pushed)
     restore(s->lhs, out.rev);
+  // An integer update whose old value the reverse sweep needs: undone by
+  // the inverse update (exact; signed overflow is UB in the primal already).
+  if (tbr.inverts.count(s.get()))
+    out.rev.push_back(inverseUpdate(s));
   auto it = code_.find(s.get());
   if (it != code_.end())
     appendAll(out.rev, it->second);
@@ -537,9 +544,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   enclosingLoops_.pop_back();
   bool plansInside = innerPlans_;
   innerPlans_ = plannedAround || plansInside;
-  bool initPushed = s->init && s->init->kind == StmtKind::Assign && tbr.pushes.count(s->init.get());
+  // An init whose old value the reverse sweep needs: popped or undone.
+  bool initRestored = s->init && s->init->kind == StmtKind::Assign &&
+                      (tbr.pushes.count(s->init.get()) || tbr.inverts.count(s->init.get()));
   Sweeps out;
-  if (inner.rev.empty() && step.rev.empty() && !initPushed) {
+  if (inner.rev.empty() && step.rev.empty() && !initRestored) {
     // Nothing to reverse: the loop runs as it is.
     auto copy = std::make_shared<StmtNode>(*s);
     copy->body = block(inner.fwd);
