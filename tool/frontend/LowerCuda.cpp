@@ -68,8 +68,13 @@ StmtRef Lowering::lowerCudaCallStmt(const clang::CallExpr *e) {
     ExprRef lhs;
     if (addressOf && addressOf->getOpcode() == clang::UO_AddrOf)
       lhs = lowerLValue(addressOf->getSubExpr());
-    else if (target->getType()->isPointerType())
-      lhs = lowerLValue(target); // atomicAdd(p, v): *p
+    else if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(target);
+             ref && target->getType()->isPointerType()) {
+      const auto *vd = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+      auto known = vd ? vars_.find(vd) : vars_.end(); // atomicAdd(p, v): *p
+      if (known != vars_.end() && known->second->isPointer())
+        lhs = index(known->second, {intLit(0)});
+    }
     if (!lhs || lhs->kind != ExprKind::Index)
       unsupported(e->getArg(0), "'atomicAdd' is supported on an element of a buffer: "
                                 "atomicAdd(&y[i], v)");

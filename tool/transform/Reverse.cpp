@@ -467,6 +467,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
   if (usesTape(fcode) && !key.device)
     fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  if (!usesTape(fcode) && key.device)
+    fbody.push_back(raw("(void)cgp_tape;"));
   appendAll(fbody, declareUsed(h.locals, fcode));
   appendAll(fbody, fcode);
   fwd->body = block(fbody);
@@ -484,6 +486,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode) && !key.device)
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
+  if (!usesTape(rcode) && !usesRedo(rcode) && key.device)
+    rbody.push_back(raw("(void)cgp_tape;"));
   if (usesRedo(rcode))
     rbody.push_back(raw(key.device ? "cgp::dev::Tape &cgp_redo = cgp_tape.redo();"
                                    : "cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));

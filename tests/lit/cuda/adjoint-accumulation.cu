@@ -27,7 +27,7 @@ __global__ void scale(const double *x, const double *w, double *y, int n) {
 // CHECK: d_x[i] += {{.*}};
 // CHECK: d_y[i] = 0.0;
 // PLAN-LABEL: kernel scale
-// PLAN: CUDA device code: the tape is per thread
+// PLAN: CUDA device code: each thread tapes on its own, 0 B with this plan; a launch of N threads holds N times that in the device heap
 // PLAN: *d_w: warp sum, then one atomicAdd per warp
 // PLAN: d_x[i]: plain +=
 // PLAN-NEXT: the element is the thread's own
@@ -70,7 +70,7 @@ CGP_JVP(x, total)
 __global__ void sum_squares(const double *x, double *total, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    atomicAdd(&total[0], x[i] * x[i]);
+    atomicAdd(total, x[i] * x[i]); // the element p points at
 }
 // CHECK-LABEL: __global__ void sum_squares_grad(
 // CHECK: atomicAdd(total, x[i] * x[i]);
