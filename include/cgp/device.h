@@ -13,6 +13,10 @@
 //    cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)) stops with a
 //    message saying so; cgp::dev::reserveHeap() raises the limit from host
 //    code.
+//  - the pullbacks of warp shuffles (shflDownPullback and the others): each
+//    lane gets back the adjoints of the lanes that read its value.
+//  - cgp::dev::zeroBlockShared, which zeroes a __shared__ adjoint with the
+//    whole block.
 //  - cgp::dev::warpAdd, the addition into an adjoint that every thread of a
 //    warp adds into: the warp sums its lanes' values with shuffles and one
 //    lane adds the sum atomically. It checks at run time that the whole warp
@@ -144,6 +148,53 @@ template <class T> __device__ inline void warpAdd(T *p, T v) {
     }
   }
   atomicAdd(p, v);
+}
+
+/// The adjoint of a warp shuffle's value: lane L receives the sum, over the
+/// lanes M of `mask` whose value came from L (`source` in lane M is L), of
+/// their adjoints `d`, in the order of M (the same bits at every run). Every
+/// lane of `mask` must call it, as it did the shuffle.
+template <class T> __device__ inline T shuffleAdjoint(unsigned mask, T d, unsigned source) {
+  const unsigned self = laneId();
+  T sum = T(0);
+  for (unsigned m = 0; m < 32; ++m) {
+    if (!((mask >> m) & 1u))
+      continue;
+    T dm = __shfl_sync(mask, d, static_cast<int>(m));
+    unsigned from = __shfl_sync(mask, source, static_cast<int>(m));
+    if (from == self)
+      sum += dm;
+  }
+  return sum;
+}
+
+// Pullbacks of the shuffles of a floating value: the source lane each lane
+// read, as CUDA defines it for a `width`-lane segment (a lane whose source
+// is outside its segment reads its own value), then shuffleAdjoint.
+template <class T>
+__device__ inline void shflPullback(unsigned mask, T, int lane, int width, T d_ret, T *d_v) {
+  const unsigned self = laneId(), w = static_cast<unsigned>(width);
+  *d_v += shuffleAdjoint(mask, d_ret, self - self % w + static_cast<unsigned>(lane) % w);
+}
+template <class T>
+__device__ inline void shflUpPullback(unsigned mask, T, unsigned delta, int width, T d_ret,
+                                      T *d_v) {
+  const unsigned self = laneId(), w = static_cast<unsigned>(width);
+  *d_v += shuffleAdjoint(mask, d_ret, self % w >= delta ? self - delta : self);
+}
+template <class T>
+__device__ inline void shflDownPullback(unsigned mask, T, unsigned delta, int width, T d_ret,
+                                        T *d_v) {
+  const unsigned self = laneId(), w = static_cast<unsigned>(width);
+  *d_v += shuffleAdjoint(mask, d_ret, self % w + delta < w ? self + delta : self);
+}
+template <class T>
+__device__ inline void shflXorPullback(unsigned mask, T, int laneMask, int width, T d_ret,
+                                       T *d_v) {
+  const unsigned self = laneId(), w = static_cast<unsigned>(width);
+  const unsigned source = self ^ static_cast<unsigned>(laneMask);
+  // A later segment is out of reach: the lane reads its own value.
+  *d_v += shuffleAdjoint(mask, d_ret, source / w > self / w ? self : source);
 }
 
 /// Zeroes the __shared__ array `a` (the adjoint of one) with all the threads

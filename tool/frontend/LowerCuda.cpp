@@ -9,13 +9,17 @@
 // (threads only add, so each one's share is the whole adjoint). A
 // `__shared__` array of a `__global__` kernel is a local array marked
 // blockShared (its adjoint is one too), and `__syncthreads()` a statement
-// that the reverse sweep mirrors. Warp shuffles are refused with a message
-// until the reverse sweep knows how to send adjoints back across lanes.
+// that the reverse sweep mirrors. A warp shuffle of a floating value is a
+// call with a custom pullback (include/cgp/device.h sends the adjoints back
+// to the lanes they came from) and linear in its value (forward mode
+// shuffles the tangent). Warp votes are refused with a message.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
 
 #include "clang/AST/Attr.h"
+
+#include <map>
 
 namespace cgp {
 
@@ -85,6 +89,29 @@ StmtRef Lowering::lowerCudaCallStmt(const clang::CallExpr *e) {
   return nullptr;
 }
 
+ExprRef Lowering::lowerShuffle(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee || !ctx_.getLangOpts().CUDA)
+    return nullptr;
+  static const std::map<std::string, std::string> pullbacks = {
+      {"__shfl_sync", "cgp::dev::shflPullback"},
+      {"__shfl_up_sync", "cgp::dev::shflUpPullback"},
+      {"__shfl_down_sync", "cgp::dev::shflDownPullback"},
+      {"__shfl_xor_sync", "cgp::dev::shflXorPullback"}};
+  auto pullback = pullbacks.find(callee->getNameAsString());
+  if (pullback == pullbacks.end() || callee->getNumParams() != 4 ||
+      !callee->getParamDecl(1)->getType()->isRealFloatingType())
+    return nullptr; // a shuffle of integers carries no derivative: an opaque call
+  Function *&f = custom_[callee->getCanonicalDecl()];
+  if (!f) {
+    f = lowerSignature(callee);
+    f->cuda = CudaSpace::Device;
+    f->pullback = pullback->second;
+    f->linearArg = 1;
+  }
+  return call(f, scalarType(e->getType(), e->getBeginLoc()), lowerArgs(e, f));
+}
+
 void Lowering::refuseCudaCall(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee || !ctx_.getLangOpts().CUDA)
@@ -97,8 +124,8 @@ void Lowering::refuseCudaCall(const clang::CallExpr *e) {
   if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp")
     unsupported(e, "the barrier '" + name + "' is not supported in a kernel that cgp-ad "
                    "differentiates; '__syncthreads()' is");
-  if (name.rfind("__shfl", 0) == 0 || name == "__ballot_sync" || name == "__any_sync" ||
-      name == "__all_sync" || name == "__activemask")
+  if (name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync" ||
+      name == "__activemask" || name.rfind("__match", 0) == 0 || name.rfind("__reduce", 0) == 0)
     unsupported(e, "warp intrinsics ('" + name + "') are not supported yet in a kernel that "
                    "cgp-ad differentiates");
 }

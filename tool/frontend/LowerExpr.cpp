@@ -540,6 +540,8 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   if (!callee)
     unsupported(e, "indirect calls are not supported");
   refuseLambdaArgs(e);
+  if (ExprRef shuffle = lowerShuffle(e))
+    return shuffle;
   refuseCudaCall(e);
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());

@@ -305,8 +305,11 @@ private:
   /// other statements.
   StmtRef lowerCudaCallStmt(const clang::CallExpr *e);
   /// Refuses the device intrinsics that are not supported yet (barriers,
-  /// warp shuffles, atomics other than atomicAdd as a statement).
+  /// warp votes, atomics other than atomicAdd as a statement).
   void refuseCudaCall(const clang::CallExpr *e);
+  /// A warp shuffle of a floating value: a call of a function whose pullback
+  /// is in include/cgp/device.h. Null for other calls.
+  ExprRef lowerShuffle(const clang::CallExpr *e);
   /// A `__shared__` array of a `__global__` kernel: one per block.
   StmtRef lowerSharedDecl(const clang::VarDecl *vd);
   /// True while lowering the body of a `__global__` kernel itself (not a

@@ -417,6 +417,10 @@ struct Function {
   // A function with a custom derivative (CGP_PULLBACK_OF): the name to call
   // its pullback by. Such a function may have no body (a library call).
   std::string pullback;
+  /// For such a function that is linear in one argument and reads the others
+  /// as integers (a CUDA warp shuffle): that argument's index. Its tangent is
+  /// the function of the argument's tangent (forward mode); -1 otherwise.
+  int linearArg = -1;
 
   // Set once the function is prepared for differentiation (prepareFunction):
   // its locals, all declared at the top.

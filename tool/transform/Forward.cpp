@@ -246,6 +246,19 @@ StmtRef TangentBuilder::callStmt(const StmtRef &s) {
 StmtRef TangentBuilder::customCall(const StmtRef &s, const ExprRef &lhsTangent) {
   const ExprRef &c = s->value;
   const Function &g = *c->callee;
+  if (g.linearArg >= 0) { // linear in one argument: the function of its tangent
+    if (!lhsTangent)
+      return s;
+    std::vector<StmtRef> out;
+    std::vector<ExprRef> args = c->operands;
+    ExprRef t = dot(args[g.linearArg], out);
+    args[g.linearArg] = t ? t : constant(0, args[g.linearArg]->type);
+    Var *tv = temp("t_" + g.name.substr(g.name.find_first_not_of('_')), c->type);
+    out.push_back(decl(tv, call(c->callee, c->type, args)));
+    out.push_back(s);
+    out.push_back(assign(lhsTangent, varRef(tv)));
+    return block(out);
+  }
   for (const Var *p : g.params)
     if (p->isMemory()) {
       fail_(at_, "forward mode cannot differentiate the call of '" + g.name +

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "transform/HoistCalls.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cgp {
@@ -157,7 +158,10 @@ private:
       return e;
     if (e->kind == ExprKind::Call) {
       ExprRef c = materializeArgs(e, pre);
-      Var *t = temp(e->callee->name + "_ret", e->type);
+      // `__shfl_down_sync_ret` would be a name reserved to the implementation.
+      const std::string &name = e->callee->name;
+      Var *t = temp(name.substr(std::min(name.find_first_not_of('_'), name.size())) + "_ret",
+                    e->type);
       pre.push_back(decl(t, c));
       return varRef(t);
     }

@@ -448,7 +448,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepCustomCall(const StmtRef &s, const CallA
     });
     builder.propagate(arg, varRef(tmp), after);
   }
-  out.rev.push_back(comment("the pullback of '" + g.name + "' given by CGP_PULLBACK_OF"));
+  out.rev.push_back(comment("the pullback of '" + g.name + "' " +
+                            (g.linearArg >= 0 ? "(cgp-ad's own, in cgp/device.h)"
+                                              : "given by CGP_PULLBACK_OF")));
   out.rev.push_back(eval(opaque(g.pullback, ScalarType::voidType(), args)));
   appendAll(out.rev, after);
   return out;

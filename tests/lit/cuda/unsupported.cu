@@ -69,9 +69,9 @@ __global__ void k(const double *x, double *y) {
 CGP_GRAD(x, y)
 __global__ void k(const double *x, double *y) {
   double v = x[threadIdx.x];
-  y[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);
+  y[threadIdx.x] = __any_sync(0xffffffffu, v > 0) ? v : 0.0;
 }
-// SHUFFLE: unsupported.cu:[[@LINE-2]]:20: error: cannot differentiate 'k': warp intrinsics ('__shfl_down_sync') are not supported yet in a kernel that cgp-ad differentiates
+// SHUFFLE: unsupported.cu:[[@LINE-2]]:20: error: cannot differentiate 'k': warp intrinsics ('__any_sync') are not supported yet in a kernel that cgp-ad differentiates
 #endif
 
 #ifdef ATOMIC_VALUE
