@@ -44,6 +44,7 @@
 #include <cassert>
 #include <cstdarg>
 #include <cmath>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -394,7 +395,11 @@ inline bool valid_config(dim3 g, dim3 b) {
 // Runs body() once per CUDA thread, block after block. A launch starts one
 // std::thread per thread of a block and reuses them for every block (starting
 // threads is the expensive part, ten times so under TSan); a block starts
-// when the previous one has finished.
+// when the previous one has finished. A thread that finishes a block takes
+// no lock that another thread of the block still has to take before its
+// body runs (it counts itself done with an atomic; only the last one wakes
+// the launching thread): otherwise ThreadSanitizer would see the threads'
+// bodies as ordered, and miss the races between them.
 inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
                      const std::function<void()>& body) {
   if (!valid_config(grid, block)) {
@@ -408,7 +413,7 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
     std::mutex m;
     std::condition_variable start, done;
     unsigned long round = 0;  // bumped to start a block (or to quit)
-    unsigned finished = 0;    // threads done with the current block
+    std::atomic<unsigned> finished{0}; // threads done with the current block
     Block* current = nullptr; // null: quit
   } pool;
   auto worker = [&pool, &body, &dyn, grid, block, n](unsigned t) {
@@ -432,8 +437,10 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
       body();
       thread_exit(*b, t);
       tl_block = nullptr;
-      std::lock_guard<std::mutex> lk(pool.m);
-      if (++pool.finished == n) pool.done.notify_one();
+      if (pool.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+        std::lock_guard<std::mutex> lk(pool.m);
+        pool.done.notify_one();
+      }
     }
   };
   std::vector<std::thread> threads;
@@ -456,7 +463,7 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
         pool.finished = 0;
         ++pool.round;
         pool.start.notify_all();
-        pool.done.wait(lk, [&] { return pool.finished == n; });
+        pool.done.wait(lk, [&] { return pool.finished.load(std::memory_order_acquire) == n; });
       }
   {
     std::lock_guard<std::mutex> lk(pool.m);
