@@ -19,22 +19,6 @@ bool isLoop(const StmtRef &s) {
   return s->kind == StmtKind::For || s->kind == StmtKind::While || s->kind == StmtKind::DoWhile;
 }
 
-/// What `s` and the statements in it write: assignments, declarations, and
-/// the memory behind every address passed to a call (helper or opaque).
-void collectWrites(const StmtRef &s, std::set<const Var *> &out) {
-  forEachStmt(s, [&](const StmtRef &n) {
-    if (n->kind == StmtKind::Assign)
-      out.insert(n->lhs->var);
-    if (n->kind == StmtKind::Decl)
-      out.insert(n->var);
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Address)
-          out.insert(x->var);
-      });
-  });
-}
-
 class Finder {
 public:
   explicit Finder(InverseUpdates &out) : out_(out) {}
@@ -43,8 +27,8 @@ public:
     forEachStmt(body, [&](const StmtRef &s) {
       if (!isLoop(s))
         return;
-      collectWrites(s->body, writtenInLoops_);
-      collectWrites(s->step, writtenInLoops_);
+      collectWrittenVars(s->body, writtenInLoops_, /*opaqueCalls=*/true);
+      collectWrittenVars(s->step, writtenInLoops_, /*opaqueCalls=*/true);
       if (s->kind == StmtKind::For && s->counted.index)
         countedSteps_.insert(s->step.get());
     });

@@ -422,7 +422,7 @@ Var *lvalueVar(const ExprRef &lhs) {
   return lhs->var;
 }
 
-void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out) {
+void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqueCalls) {
   forEachStmt(s, [&](const StmtRef &n) {
     if (n->kind == StmtKind::Assign)
       out.insert(n->lhs->var);
@@ -430,7 +430,7 @@ void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out) {
       out.insert(n->var);
     for (const ExprRef &e : ownExprs(n))
       forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Call)
+        if (x->kind == ExprKind::Call || (opaqueCalls && x->kind == ExprKind::Opaque))
           for (const ExprRef &arg : x->operands)
             if (arg->kind == ExprKind::Address)
               out.insert(arg->var); // a helper may write what it is given

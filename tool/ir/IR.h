@@ -523,8 +523,9 @@ bool mentions(const ExprRef &e, const Var *v);
 Var *lvalueVar(const ExprRef &lhs);
 
 /// Variables `s` (and the statements it holds) may write; a pointer passed
-/// to a helper counts as written.
-void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out);
+/// to a helper counts as written (with `opaqueCalls`, one passed to a
+/// function without body too).
+void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqueCalls = false);
 
 /// Structural equality of expressions.
 bool sameExpr(const ExprRef &a, const ExprRef &b);
