@@ -4,7 +4,9 @@
 // reverse sweep of the statements executed so far. At an overwrite of x
 // with x in R, x is pushed. A scalar leaves R after its overwrite (the new
 // value is needed only if a later statement reads it, which puts it back);
-// an array stays (only one element changed). The index of a counted loop is
+// an array stays (only one element changed), but for a loop that writes
+// each of its elements and reads none of them back in its reverse sweep,
+// after which it leaves R as a whole. The index of a counted loop is
 // never pushed: the reverse loop recomputes it.
 //
 // An invertible integer update (InverseUpdates.h) of x with x in R is
@@ -20,9 +22,9 @@ namespace {
 
 class TbrAnalysis {
 public:
-  TbrAnalysis(const std::map<const StmtNode *, VarSet> &reads, Summaries &sums,
-              const InverseUpdates &inverses, TbrResult &out)
-      : reads_(reads), sums_(sums), inverses_(inverses), out_(out) {}
+  TbrAnalysis(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
+              Summaries &sums, const InverseUpdates &inverses, TbrResult &out)
+      : f_(f), reads_(reads), sums_(sums), inverses_(inverses), out_(out) {}
 
   VarSet forward(const StmtRef &s, VarSet r) {
     if (!s)
@@ -108,6 +110,8 @@ public:
       }
       if (counted && s->init->kind == StmtKind::Decl)
         head.erase(s->counted.index); // the loop's own index ends with it
+      if (Var *a = arrayRefilled(s))
+        head.erase(a);
       return head;
     }
     default:
@@ -116,6 +120,39 @@ public:
   }
 
 private:
+  /// The array whose every element a counted loop writes anew, when the
+  /// reverse sweep of the loop reads none of the values the loop leaves in
+  /// it: no statement executed before the loop ends needs the array's
+  /// values after it (the loop's pushes give back those of before), so the
+  /// array leaves R there, as a scalar does after its assignment.
+  Var *arrayRefilled(const StmtRef &loop) const {
+    if (!loop->counted.index || !loop->body || loop->body->kind != StmtKind::Block)
+      return nullptr;
+    Var *a = nullptr;
+    for (const StmtRef &c : loop->body->stmts)
+      if (c->kind == StmtKind::Assign && !c->lhs->var->blockShared &&
+          writesEveryElement(f_, loop, c.get()))
+        a = c->lhs->var;
+    if (!a)
+      return nullptr;
+    bool readOrEscapes = false;
+    forEachStmt(loop->body, [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Break || n->kind == StmtKind::Continue ||
+          n->kind == StmtKind::Return)
+        readOrEscapes = true; // an iteration may end before its write
+      auto it = reads_.find(n.get());
+      if (it != reads_.end() && it->second.count(a))
+        readOrEscapes = true;
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::Address && x->var == a)
+            readOrEscapes = true; // a call may read or write it
+        });
+    });
+    return readOrEscapes ? nullptr : a;
+  }
+
+  const Function &f_;
   const std::map<const StmtNode *, VarSet> &reads_;
   Summaries &sums_;
   const InverseUpdates &inverses_;
@@ -130,7 +167,7 @@ TbrResult analyzeToBeRecorded(const Function &f,
                               const VarSet &neededAtEntry, Summaries &summaries,
                               const InverseUpdates &inverses) {
   TbrResult result;
-  TbrAnalysis analysis(reads, summaries, inverses, result);
+  TbrAnalysis analysis(f, reads, summaries, inverses, result);
   result.neededAtExit = analysis.forward(f.body, neededAtEntry);
   return result;
 }

@@ -410,6 +410,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
   v.ownsStorage = true;
   v.origin = Var::Local;
   v.pos = pos;
+  v.sizeVar = size;
   Var *data = module_.newVar(v);
   vars_[vd] = data;
   vectorSizes_[vd] = size;

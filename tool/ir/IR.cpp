@@ -486,4 +486,121 @@ bool sameExpr(const ExprRef &a, const ExprRef &b) {
   return true;
 }
 
+std::optional<int64_t> knownTripCount(const StmtRef &s) {
+  if (s->kind != StmtKind::For || !s->counted.index || !s->init || !s->init->value)
+    return std::nullopt;
+  const ExprRef &start = s->init->value;
+  const ExprRef &cond = s->value;
+  if (start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
+    return std::nullopt;
+  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
+  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
+    return std::nullopt;
+  int64_t bound;
+  if (rhs->kind == ExprKind::IntLit)
+    bound = rhs->intValue;
+  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
+    bound = rhs->var->knownValue;
+  else
+    return std::nullopt;
+  int64_t first = start->intValue, by = s->counted.step;
+  BinaryOp op = cond->binaryOp;
+  bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
+  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
+  if (!(upwards && by > 0) && !(downwards && by < 0))
+    return std::nullopt; // a != bound, or a loop that would not end
+  bool runs = op == BinaryOp::Lt   ? first < bound
+              : op == BinaryOp::Le ? first <= bound
+              : op == BinaryOp::Gt ? first > bound
+                                   : first >= bound;
+  if (!runs)
+    return 0;
+  int64_t span = upwards ? bound - first : first - bound; // >= 0 here
+  int64_t stride = upwards ? by : -by;
+  bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
+  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
+}
+
+namespace {
+ExprRef withoutCasts(ExprRef e) {
+  while (e && e->kind == ExprKind::Cast)
+    e = e->operands[0];
+  return e;
+}
+
+/// The one value `v` holds in `body` after it is set: a parameter that
+/// nothing assigns, or a local assigned once at the top level of `body`
+/// (by its declaration, or by an assignment after a declaration with a
+/// literal, as hoisted declarations are), that no call is handed. Null
+/// otherwise.
+ExprRef onlyValue(const StmtRef &body, Var *v) {
+  std::set<const StmtNode *> topLevel;
+  for (const StmtRef &c : body->stmts)
+    topLevel.insert(c.get());
+  ExprRef value = v->origin == Var::Param ? varRef(v) : nullptr;
+  int sets = v->origin == Var::Param ? 1 : 0;
+  bool other = false;
+  forEachStmt(body, [&](const StmtRef &n) {
+    bool placeholder = n->kind == StmtKind::Decl && n->var == v &&
+                       (!n->value || n->value->kind == ExprKind::IntLit);
+    if (placeholder)
+      return;
+    bool writes = (n->kind == StmtKind::Decl && n->var == v) ||
+                  (n->kind == StmtKind::Assign && n->lhs->var == v);
+    if (writes) {
+      ++sets;
+      value = n->value;
+      other |= !topLevel.count(n.get()) ||
+               (n->kind == StmtKind::Assign && n->assignOp != AssignOp::Set);
+    }
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->kind == ExprKind::Address && x->var == v)
+          other = true;
+      });
+  });
+  return other || sets != 1 ? nullptr : value;
+}
+
+/// Whether the condition `i < bound` keeps `i` below the size of the
+/// std::vector local `a` throughout `f`: `bound` is its size, or what it
+/// was sized with, and neither changes.
+bool boundIsVectorSize(const Function &f, const Var *a, const ExprRef &bound) {
+  if (!a->sizeVar)
+    return false;
+  ExprRef size = onlyValue(f.body, a->sizeVar);
+  ExprRef b = withoutCasts(bound);
+  if (!size || !b || b->kind != ExprKind::VarRef)
+    return false;
+  if (b->var == a->sizeVar)
+    return true;
+  ExprRef sizedWith = withoutCasts(size);
+  return sizedWith->kind == ExprKind::VarRef && sizedWith->var == b->var &&
+         onlyValue(f.body, b->var) != nullptr;
+}
+} // namespace
+
+bool writesEveryElement(const Function &f, const StmtRef &loop, const StmtNode *assign) {
+  if (assign->kind != StmtKind::Assign || !loop->counted.index)
+    return false;
+  const ExprRef &lhs = assign->lhs;
+  Var *a = lhs->var;
+  if (lhs->operands.size() != 1 || lhs->operands[0]->kind != ExprKind::VarRef ||
+      lhs->operands[0]->var != loop->counted.index)
+    return false;
+  if (a->isArray()) {
+    std::optional<int64_t> trips = knownTripCount(loop);
+    return a->dims.size() == 1 && trips && *trips == a->elementCount() &&
+           (loop->counted.step == 1 || loop->counted.step == -1);
+  }
+  // A std::vector local: for (i = 0; i < size; ++i).
+  const ExprRef &start = loop->init ? loop->init->value : nullptr;
+  const ExprRef &cond = loop->value;
+  return a->ownsStorage && loop->counted.step == 1 && start && start->kind == ExprKind::IntLit &&
+         start->intValue == 0 && cond && cond->kind == ExprKind::Binary &&
+         cond->binaryOp == BinaryOp::Lt && withoutCasts(cond->operands[0])->kind == ExprKind::VarRef &&
+         withoutCasts(cond->operands[0])->var == loop->counted.index &&
+         boundIsVectorSize(f, a, cond->operands[1]);
+}
+
 } // namespace cgp

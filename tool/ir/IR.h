@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -83,6 +84,8 @@ struct Var {
   /// cgp::rt::Buffer that the function owns, sized by a statement
   /// `cgp::rt::allocate(v, n)` where the vector is declared.
   bool ownsStorage = false;
+  /// Such a local's size: the integer local that `v.size()` reads.
+  Var *sizeVar = nullptr;
   /// CUDA: a `__shared__` array, one per block, which the block's threads
   /// share (so is its adjoint). Declared without a value.
   bool blockShared = false;
@@ -526,6 +529,17 @@ Var *lvalueVar(const ExprRef &lhs);
 /// to a helper counts as written (with `opaqueCalls`, one passed to a
 /// function without body too).
 void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqueCalls = false);
+
+/// The trip count of a counted loop known when compiling, if any.
+std::optional<int64_t> knownTripCount(const StmtRef &loop);
+
+/// Whether `assign`, run once per iteration of the counted loop `loop` of
+/// `f`, writes every element of a one-dimensional array, each once:
+/// `a[i] op= e` with `i` the loop's index stepping by one over as many
+/// iterations as `a` has elements. For a std::vector local, `i` runs from 0
+/// while below its size, or below the value it was sized with, and neither
+/// changes in `f`.
+bool writesEveryElement(const Function &f, const StmtRef &loop, const StmtNode *assign);
 
 /// Structural equality of expressions.
 bool sameExpr(const ExprRef &a, const ExprRef &b);

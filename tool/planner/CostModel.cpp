@@ -81,41 +81,6 @@ double exprCost(const ExprRef &e) {
   return cost;
 }
 
-std::optional<int64_t> knownTripCount(const StmtRef &s) {
-  if (s->kind != StmtKind::For || !s->counted.index || !s->init || !s->init->value)
-    return std::nullopt;
-  const ExprRef &start = s->init->value;
-  const ExprRef &cond = s->value;
-  if (start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
-    return std::nullopt;
-  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
-  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
-    return std::nullopt;
-  int64_t bound;
-  if (rhs->kind == ExprKind::IntLit)
-    bound = rhs->intValue;
-  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
-    bound = rhs->var->knownValue;
-  else
-    return std::nullopt;
-  int64_t first = start->intValue, by = s->counted.step;
-  BinaryOp op = cond->binaryOp;
-  bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
-  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
-  if (!(upwards && by > 0) && !(downwards && by < 0))
-    return std::nullopt; // a != bound, or a loop that would not end
-  bool runs = op == BinaryOp::Lt   ? first < bound
-              : op == BinaryOp::Le ? first <= bound
-              : op == BinaryOp::Gt ? first > bound
-                                   : first >= bound;
-  if (!runs)
-    return 0;
-  int64_t span = upwards ? bound - first : first - bound; // >= 0 here
-  int64_t stride = upwards ? by : -by;
-  bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
-  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
-}
-
 namespace {
 class FrequencyWalk {
 public:

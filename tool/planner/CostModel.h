@@ -31,9 +31,6 @@ double scalarBytes(const ScalarType &t);
 /// Operation units to evaluate `e` once (a helper call counts its body).
 double exprCost(const ExprRef &e);
 
-/// The trip count of a counted loop known when compiling, if any.
-std::optional<int64_t> knownTripCount(const StmtRef &loop);
-
 /// How many times each statement of `f` runs per call (estimated), and the
 /// cost of one call of the primal.
 struct Frequencies {

@@ -169,28 +169,32 @@ std::string whyNotRefillable(const Function &f, const StmtRef &def, const StmtRe
   Var *index = fill->counted.index;
   if (def->assignOp != AssignOp::Set || !index || lhs->operands.size() != 1 ||
       lhs->operands[0]->kind != ExprKind::VarRef || lhs->operands[0]->var != index ||
-      !a->isArray() || a->origin != Var::Local)
+      !(a->isArray() || a->ownsStorage) || a->origin != Var::Local)
     return "an array element";
   // Every element, one per iteration: no element keeps a value from an
   // earlier fill that the reverse sweep would then not get back.
-  std::optional<int64_t> trips = knownTripCount(fill);
-  if (a->dims.size() != 1 || !trips || *trips != a->elementCount() ||
-      (fill->counted.step != 1 && fill->counted.step != -1))
+  if (!writesEveryElement(f, fill, def.get()))
     return "an array element, filled in part";
   if (hasEffects(def->value, summaries) || mentions(def->value, a))
     return "an array element, computed by a call or from its own array";
+  // Its readers all follow the fill in the fill's block (whyNotAtHand
+  // checks that), so only a write there could come between the fill and a
+  // reader.
   bool elsewhere = false;
-  forEachStmt(f.body, [&](const StmtRef &n) {
-    if (n.get() != def.get() && n->kind == StmtKind::Assign && n->lhs->var == a)
-      elsewhere = true;
-    if (n->kind == StmtKind::Decl && n->var == a && n->value)
-      elsewhere = true;
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Address && x->var == a)
-          elsewhere = true; // a helper may write it
-      });
-  });
+  for (size_t j = where.index + 1; j < where.block->stmts.size(); ++j)
+    forEachStmt(where.block->stmts[j], [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Assign && n->lhs->var == a)
+        elsewhere = true;
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind != ExprKind::Call && x->kind != ExprKind::Opaque)
+            return;
+          for (size_t i = 0; i < x->operands.size(); ++i)
+            if (x->operands[i]->kind == ExprKind::Address && x->operands[i]->var == a &&
+                (x->kind == ExprKind::Opaque || summaries.of(x->callee).writesParam[i]))
+              elsewhere = true; // a helper writes it
+        });
+    });
   if (elsewhere)
     return "an array element of an array written elsewhere too";
   std::string why = whyNotAtHand(where.block->stmts, where.index, where.block->stmts.size() - 1,
