@@ -7,7 +7,9 @@
 // an array stays (only one element changed), but for a loop that writes
 // each of its elements and reads none of them back in its reverse sweep,
 // after which it leaves R as a whole. The index of a counted loop is
-// never pushed: the reverse loop recomputes it.
+// never pushed: the reverse loop recomputes it. What a loop's reverse reads
+// as it starts (the bounds it computes its trip count from) joins R at the
+// loop's end.
 //
 // An invertible integer update (InverseUpdates.h) of x with x in R is
 // inverted instead of pushed: the reverse sweep computes the old value from
@@ -112,6 +114,9 @@ public:
         head.erase(s->counted.index); // the loop's own index ends with it
       if (Var *a = arrayRefilled(s))
         head.erase(a);
+      // What the loop's own reverse reads as it starts (its bounds).
+      if (auto it = reads_.find(s.get()); it != reads_.end())
+        head.insert(it->second.begin(), it->second.end());
       return head;
     }
     default:

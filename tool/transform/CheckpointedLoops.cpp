@@ -37,6 +37,7 @@
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
+#include "transform/CountedLoops.h"
 #include "transform/Declarations.h"
 #include "transform/TapeBound.h"
 
@@ -336,7 +337,9 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
     else if (inLoop.count(n.get())) {
       if (pushes)
         iterationBytes += scalarBytes(n->lhs->var->elem) * freq.of(n.get()) / perIteration;
-      if (n->kind == StmtKind::For || n->kind == StmtKind::While || n->kind == StmtKind::DoWhile)
+      bool tapesBounds = n->kind == StmtKind::While || n->kind == StmtKind::DoWhile ||
+                         (n->kind == StmtKind::For && !boundsAgain_.count(n.get()));
+      if (tapesBounds) // its trip count (and first index)
         iterationBytes += 16 * freq.of(n.get()) / perIteration;
     } else if (after && pushes) {
       (adapts.count(n.get()) ? laterLoopsBytes : afterBytes) +=
@@ -358,7 +361,6 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   ScalarType i64 = ScalarType::int64Type();
   int64_t by = s->counted.step;
   const ExprRef &start = s->init->value;
-  const ExprRef &cond = s->value;
 
   double stateBytes = 0, iterationBytes = 0, afterBytes = 0, laterLoopsBytes = 0;
   std::string stateNames;
@@ -381,37 +383,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Var *k = makeTemp(m, i->name + "_step", i64);
 
   // steps = the trip count, from the start and the bound
-  ExprRef f = cast(i64, start), b = cast(i64, cond->operands[1]);
-  ExprRef zero = intLit(0, i64), one = intLit(1, i64);
-  ExprRef stepsValue;
-  switch (cond->binaryOp) {
-  case BinaryOp::Lt:
-    stepsValue = select(binary(BinaryOp::Gt, b, f),
-                        binary(BinaryOp::Div,
-                               binary(BinaryOp::Add, binary(BinaryOp::Sub, b, f), intLit(by - 1, i64)),
-                               intLit(by, i64)),
-                        zero);
-    break;
-  case BinaryOp::Le:
-    stepsValue = select(binary(BinaryOp::Ge, b, f),
-                        binary(BinaryOp::Add,
-                               binary(BinaryOp::Div, binary(BinaryOp::Sub, b, f), intLit(by, i64)), one),
-                        zero);
-    break;
-  case BinaryOp::Gt:
-    stepsValue = select(binary(BinaryOp::Gt, f, b),
-                        binary(BinaryOp::Div,
-                               binary(BinaryOp::Add, binary(BinaryOp::Sub, f, b), intLit(-by - 1, i64)),
-                               intLit(-by, i64)),
-                        zero);
-    break;
-  default: // Ge
-    stepsValue = select(binary(BinaryOp::Ge, f, b),
-                        binary(BinaryOp::Add,
-                               binary(BinaryOp::Div, binary(BinaryOp::Sub, f, b), intLit(-by, i64)), one),
-                        zero);
-    break;
-  }
+  ExprRef stepsValue = tripCountExpr(s, start);
   // `int t = t_start + step * by;` before statements that use the index.
   auto replay = [&](const ExprRef &number) {
     std::vector<StmtRef> body;
@@ -487,7 +459,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                        withIndex(i, first, by, intLit(0, i64), inner.fwd));
     out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd,
                                     roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
-                                    binary(BinaryOp::Gt, varRef(steps), one)),
+                                    binary(BinaryOp::Gt, varRef(steps), intLit(1, i64))),
                              scope(probe)));
   }
   PlanCallOptions plan;

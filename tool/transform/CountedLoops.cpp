@@ -41,7 +41,86 @@ void mark(const StmtRef &loop) {
   loop->counted = CountedLoop{index, by};
 }
 
+/// Integer arithmetic on constants and scalars, nothing else.
+bool plainInteger(const ExprRef &e) {
+  bool plain = true;
+  forEachExpr(e, [&](const ExprRef &x) {
+    switch (x->kind) {
+    case ExprKind::IntLit:
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Cast:
+      break;
+    case ExprKind::VarRef:
+      plain &= x->var->origin != Var::Global || x->var->isConst;
+      break;
+    default:
+      plain = false;
+    }
+    plain &= x->type.kind == ScalarType::Integer;
+  });
+  return plain;
+}
+
 } // namespace
+
+ExprRef tripCountExpr(const StmtRef &loop, const ExprRef &first) {
+  ScalarType i64 = ScalarType::int64Type();
+  int64_t by = loop->counted.step;
+  const ExprRef &cond = loop->value;
+  auto wide = [&](const ExprRef &e) {
+    return e->kind == ExprKind::IntLit ? intLit(e->intValue, i64) : cast(i64, e);
+  };
+  ExprRef f = wide(first), b = wide(cond->operands[1]);
+  ExprRef zero = intLit(0, i64), one = intLit(1, i64);
+  auto sub = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Sub, x, y); };
+  auto div = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Div, x, y); };
+  auto add = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Add, x, y); };
+  switch (cond->binaryOp) {
+  case BinaryOp::Lt:
+    return select(binary(BinaryOp::Gt, b, f), div(add(sub(b, f), intLit(by - 1, i64)), intLit(by, i64)),
+                  zero);
+  case BinaryOp::Le:
+    return select(binary(BinaryOp::Ge, b, f), add(div(sub(b, f), intLit(by, i64)), one), zero);
+  case BinaryOp::Gt:
+    return select(binary(BinaryOp::Gt, f, b),
+                  div(add(sub(f, b), intLit(-by - 1, i64)), intLit(-by, i64)), zero);
+  default: // Ge
+    return select(binary(BinaryOp::Ge, f, b), add(div(sub(f, b), intLit(-by, i64)), one), zero);
+  }
+}
+
+bool boundsComputableAgain(const StmtRef &loop, std::vector<Var *> &operands) {
+  if (loop->kind != StmtKind::For || !loop->counted.index || !loop->init || !loop->init->value)
+    return false;
+  const ExprRef &cond = loop->value;
+  int64_t by = loop->counted.step;
+  if (!cond || cond->kind != ExprKind::Binary || cond->operands[0]->kind != ExprKind::VarRef ||
+      cond->operands[0]->var != loop->counted.index)
+    return false;
+  BinaryOp op = cond->binaryOp;
+  bool upwards = (op == BinaryOp::Lt || op == BinaryOp::Le) && by > 0;
+  bool downwards = (op == BinaryOp::Gt || op == BinaryOp::Ge) && by < 0;
+  if (!(upwards || downwards) || !plainInteger(loop->init->value) ||
+      !plainInteger(cond->operands[1]))
+    return false;
+  std::set<const Var *> written;
+  collectWrittenVars(loop->body, written, true);
+  bool leaves = false;
+  forEachStmt(loop->body, [&](const StmtRef &n) {
+    leaves |= n->kind == StmtKind::Break || n->kind == StmtKind::Return;
+  });
+  std::vector<Var *> vars;
+  collectVars(loop->init->value, vars);
+  collectVars(cond->operands[1], vars);
+  for (Var *v : vars)
+    if (written.count(v))
+      return false;
+  if (leaves)
+    return false;
+  operands = vars;
+  return true;
+}
 
 void markCountedLoops(Function &f) {
   forEachStmt(f.body, [](const StmtRef &s) {

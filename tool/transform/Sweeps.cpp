@@ -12,6 +12,7 @@
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
+#include "transform/CountedLoops.h"
 #include "transform/Declarations.h"
 
 #include <optional>
@@ -103,6 +104,19 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   // Store-all tapes every value; the other plans undo integer updates
   // (counters) in the reverse sweep instead of taping them.
   InverseUpdates inverses = options_.storeAll ? InverseUpdates() : findInverseUpdates(f_);
+  // The other plans compute a counted loop's first index and trip count
+  // again in the reverse sweep where they can, from what its init and bound
+  // read, which must then be at hand where the loop ends.
+  if (!options_.storeAll)
+    forEachStmt(f_.body, [&](const StmtRef &s) {
+      std::vector<Var *> operands;
+      if (s->kind == StmtKind::For && boundsComputableAgain(s, operands)) {
+        boundsAgain_.insert(s.get());
+        for (Var *v : operands)
+          if (!adj_.isGenerated(v))
+            reads_[s.get()].insert(v);
+      }
+    });
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
   plan = planValues(f_, reads_, tbr, options_, sums_);
   for (size_t index : plan.recomputeOrder) {
@@ -688,41 +702,48 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   Var *trips = known ? nullptr : makeTemp(m, i->name + "_trips", i64);
   ExprRef firstValue = literalStart ? start : varRef(first);
   ExprRef tripCount = known ? intLit(*known, i64) : varRef(trips);
+  // Computed again in the reverse sweep from the init and the bound, or
+  // taped after the loop.
+  bool again = boundsAgain_.count(s.get()) != 0;
 
   // Forward.
-  std::string after = known ? "; its trip count is known (" + std::to_string(*known) + ")"
-                            : "; after the loop, its trip count" +
-                                  std::string(literalStart ? "" : " and first " + i->name);
+  std::string after =
+      known   ? "; its trip count is known (" + std::to_string(*known) + ")"
+      : again ? "; its trip count" + std::string(literalStart ? "" : " and first " + i->name) +
+                    " computed again from its bounds"
+              : "; after the loop, its trip count" +
+                    std::string(literalStart ? "" : " and first " + i->name);
   out.fwd.push_back(comment("loop over " + i->name + ": counted, so the reverse sweep runs " +
                             i->name + " backwards; the tape holds per iteration " +
                             describeTape(inner.fwd) + after));
   if (initPushed)
     out.fwd.push_back(push(varRef(i)));
-  if (first)
+  if (first && !again)
     out.fwd.push_back(decl(first, start));
   std::vector<StmtRef> body;
-  if (trips) {
+  if (trips && !again) {
     out.fwd.push_back(decl(trips, intLit(0, i64)));
     body.push_back(assign(varRef(trips), intLit(1, i64), AssignOp::Add));
   }
   appendAll(body, inner.fwd);
-  StmtRef init = ownIndex ? decl(i, firstValue) : assign(varRef(i), firstValue);
+  ExprRef forwardFirst = again ? start : firstValue;
+  StmtRef init = ownIndex ? decl(i, forwardFirst) : assign(varRef(i), forwardFirst);
   StmtRef loop = forStmt(init, s->value, s->step, block(body));
   loop->declaresIndex = ownIndex;
   loop->pos = s->pos;
   loop->tripBound = known ? *known : -1;
   out.fwd.push_back(loop);
-  if (trips)
+  if (trips && !again)
     out.fwd.push_back(push(varRef(trips)));
-  if (first)
+  if (first && !again)
     out.fwd.push_back(push(varRef(first)));
 
   // Reverse: the same indices, last first.
   out.rev.push_back(comment("reverse of the loop over " + i->name));
   if (first)
-    out.rev.push_back(decl(first, tapePop(it)));
+    out.rev.push_back(decl(first, again ? start : tapePop(it)));
   if (trips)
-    out.rev.push_back(decl(trips, tapePop(i64)));
+    out.rev.push_back(decl(trips, again ? tripCountExpr(s, firstValue) : tapePop(i64)));
   StmtRef rloop;
   if (known && isSignedIndex(it) && (by == 1 || by == -1)) {
     // for (i = first + (trips - 1) * by; ...), with every number known

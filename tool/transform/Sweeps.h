@@ -181,6 +181,9 @@ private:
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   /// Loops that spend the plan's replay allowance (the others' is dropped).
   std::set<const StmtNode *> replaying_;
+  /// Counted loops whose first index and trip count the reverse sweep
+  /// computes again instead of popping them.
+  std::set<const StmtNode *> boundsAgain_;
   VarSet logged_;
   Var *nullPointer_ = nullptr; // `nullptr`, for pullback arguments without adjoint
   /// Values the plan recomputes, by the statement whose reverse they precede.

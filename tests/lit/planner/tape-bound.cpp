@@ -80,11 +80,12 @@ double dot_steps(const double *w, int n, int m) {
   }
   return h;
 }
-// The old acc and h and the inner loop's trip count: 8 bytes each.
+// The old acc and h: 8 bytes each (the reverse sweep computes the inner
+// loop's trip count again from m).
 // CHECK-LABEL: double dot_steps_grad(
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
-// CHECK: an iteration tapes 24 bytes, so no probe measures it
-// CHECK: double t_iteration_bytes = 24.0;
+// CHECK: an iteration tapes 16 bytes, so no probe measures it
+// CHECK: double t_iteration_bytes = 16.0;
 // CHECK-NOT: t_checkpoints.beginProbe
 // Every iteration tapes alike: the plan at entry stands (no last argument).
 // CHECK: cgp::rt::planLoopReversal(t_site, t_steps, t_iteration_bytes, 8, 0.0, 4096);
