@@ -38,6 +38,13 @@ INSTANCES = [
     ("ode-adaptive", "ode", [], "ode_loss", (20, 2),
      "adaptive-step Bogacki-Shampine 3(2) integration (a while loop, accept/reject) of a "
      "forced Van der Pol oscillator to t={n}, tol 1e-9, observed every 0.25"),
+    ("gmm-packed", "gmm_packed", ["-DGMM_D=10", "-DGMM_K=25"], "gmm_packed_objective",
+     (1000, 100), "GMM of gmm-d10-K25 written as ADBench publishes it (per point and component "
+     "local xc and Qxc, the packed lower triangle walked column by column with a counter), "
+     "d=10, K=25, N={n} points"),
+    ("kepler", "kepler", [], "kepler_loss", (10000, 1000),
+     "orbit fit: Kepler's equation solved by 16 Newton steps per observation, {n} "
+     "observations, 7 parameters"),
 ]
 VARIANTS = [("cgp", "--strategy=cgp"), ("storeall", "--strategy=store-all"),
             ("budget", "--memory-budget=1GiB")]
