@@ -16,7 +16,7 @@
 #define CGP_CHECKPOINT_H
 
 #include "cgp/profile.h"
-#include "cgp/runtime.h"
+#include "cgp/tape.h"
 #include "cgp/schedule.h"
 
 #include <cstdint>

@@ -20,7 +20,6 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <string>
 
 namespace cgp {
 namespace rt {

@@ -73,9 +73,13 @@ ExprRef tripCountExpr(const StmtRef &loop, const ExprRef &first) {
   };
   ExprRef f = wide(first), b = wide(cond->operands[1]);
   ExprRef zero = intLit(0, i64), one = intLit(1, i64);
-  auto sub = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Sub, x, y); };
-  auto div = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Div, x, y); };
-  auto add = [](ExprRef x, ExprRef y) { return binary(BinaryOp::Add, x, y); };
+  // Readable for the common steps: no `+ 0`, `/ 1` or `- 0`.
+  auto isInt = [](const ExprRef &e, int64_t v) {
+    return e->kind == ExprKind::IntLit && e->intValue == v;
+  };
+  auto sub = [&](ExprRef x, ExprRef y) { return isInt(y, 0) ? x : binary(BinaryOp::Sub, x, y); };
+  auto div = [&](ExprRef x, ExprRef y) { return isInt(y, 1) ? x : binary(BinaryOp::Div, x, y); };
+  auto add = [&](ExprRef x, ExprRef y) { return isInt(y, 0) ? x : binary(BinaryOp::Add, x, y); };
   switch (cond->binaryOp) {
   case BinaryOp::Lt:
     return select(binary(BinaryOp::Gt, b, f), div(add(sub(b, f), intLit(by - 1, i64)), intLit(by, i64)),
