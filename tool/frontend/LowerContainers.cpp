@@ -389,18 +389,10 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
 
 StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c) {
   std::string name = vd->getNameAsString();
-  // Only where it runs once per call: its storage then stays put while the
-  // function runs, and the reverse sweep finds its elements where the
-  // forward sweep left them.
-  bool topLevel = false;
-  for (const clang::DynTypedNode &declStmt : ctx_.getParents(*vd))
-    for (const clang::DynTypedNode &parent : ctx_.getParents(declStmt))
-      if (const auto *body = parent.get<clang::CompoundStmt>())
-        topLevel |= !callStack_.empty() && body == callStack_.back()->getBody();
-  if (!topLevel)
-    unsupported(vd->getLocation(), "the std::vector '" + name + "' is declared inside a loop, "
-                                   "branch or block; declare it at the top level of the "
-                                   "function (it may be sized there from any value)");
+  // Declared in a loop or a branch, it is sized again each time its
+  // declaration runs, like a resize: its storage is the function's, and
+  // the reverse sweep finds each run's elements where the tape put them
+  // back (a loop that sizes a vector is taped, not checkpointed).
   SourcePos pos = position(vd->getLocation());
   Var *size = newLocal(name + "_size", sizeType(ctx_), pos);
   Var v;

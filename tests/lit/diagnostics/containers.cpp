@@ -8,7 +8,6 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMAP 2>&1 | FileCheck %s --check-prefix=MAP
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMETHOD 2>&1 | FileCheck %s --check-prefix=METHOD
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE_KERNEL 2>&1 | FileCheck %s --check-prefix=TEMPLATE_KERNEL
-// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_IN_LOOP 2>&1 | FileCheck %s --check-prefix=VECTOR_IN_LOOP
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_INIT 2>&1 | FileCheck %s --check-prefix=VECTOR_INIT
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
@@ -65,19 +64,6 @@ T k(const std::vector<T>& x) {
   return x[0] * x[1];
 }
 template double k<double>(const std::vector<double>&);
-#endif
-
-#ifdef VECTOR_IN_LOOP
-CGP_GRAD(x)
-double k(const std::vector<double>& x, int n) {
-  double s = 0.0;
-  for (int r = 0; r < n; ++r) {
-    std::vector<double> t(x.size(), x[0]);
-    // VECTOR_IN_LOOP: containers.cpp:[[@LINE-1]]:25: error: cannot differentiate 'k': the std::vector 't' is declared inside a loop, branch or block; declare it at the top level of the function (it may be sized there from any value)
-    s += t[r % 2];
-  }
-  return s;
-}
 #endif
 
 #ifdef VECTOR_INIT
