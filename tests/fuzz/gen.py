@@ -1740,7 +1740,7 @@ class Gen:
     # std::vector and std::array (a fifth stream): kernel parameters (`const std::vector<T>&`,
     # `std::vector<T>&`, `std::vector<T>` by value, `std::array<T, N>` by value, `const&` and
     # `&`; wrt or not), helpers taking them, std::array locals (also declared in loop bodies,
-    # nested ones), std::vector locals at the top level of the kernel and of helpers (sized
+    # nested ones), std::vector locals in the kernel and in helpers, in loops and branches too (sized
     # from run-time values, copies, braced lists), every element access form (`v[i]`, `at`,
     # `front`, `back`, `data()[i]`, `*(v.data() + k)`, range-for, pointers into `data()`, `&v[k]`
     # and `v.data() + k` passed to helpers), `size()`, `empty()`, `fill`, `a = b`, and scalar
@@ -1885,7 +1885,7 @@ class Gen:
         helper_ok = [h for h in self.chelpers if self.c_call_args(sc, h, dry=True)]
         ptr_helpers = [h for h in self.helpers if h.kind in ("value", "void", "value_out")
                        and any(k in ("in", "out", "one") for k, _ in h.params)]
-        kinds = [(3 if sc.level == 0 else 0, "vlocal"), (3, "alocal"), (2 if sc.loop < self.max_loop else 0, "aloop"),
+        kinds = [(3 if sc.level == 0 else 1, "vlocal"), (3, "alocal"), (2 if sc.loop < self.max_loop else 0, "aloop"),
                  (5 if full else 0, "read"), (4 if cv else 0, "loop"), (3 if [c for c in cv if not c.cols] else 0, "rfor"),
                  (4 if wr else 0, "write"), (4 if helper_ok else 0, "hcall"),
                  (3 if ptr_helpers and [c for c in full if c.exact and not c.cols] else 0, "pcall"),
@@ -2003,7 +2003,8 @@ class Gen:
         return out
 
     def c_vlocal(self, sc):
-        """A vector local (top level only): (n), (n, value), a copy, a braced list; maybe filled by a loop."""
+        """A vector local, at the top level or in a loop or branch (sized again each time it runs): (n),
+        (n, value), a copy, a braced list; maybe filled by a loop."""
         name = self.fresh("v")
         vecs = [c for c in sc.cv if c.vec]
         form = self.pick(["count", "countval", "countval", "braced"] + (["copy", "copy", "copy"] if vecs else []))
