@@ -493,34 +493,22 @@ def write_docs(args, results, tables, summary, build_table):
                          for c in args.compilers)
     cmd = "python3 bench/suite/run.py" + (" --quick" if args.quick else "") + " --write-docs" + \
           "".join(f" --cxx {c}" for c in args.cxx or [])
-    section = (
-        "## Suite: cgp-ad vs ADOL-C\n\n"
+    setup = (
         f"Machine: {platform.machine()}, {cpu_model()}, {os.cpu_count()} cores (shared with other "
-        f"work: read ratios, not absolute times). Compilers ({versions}): every kernel is built and "
-        f"timed with each, flags `-std=c++17 {args.cxxflags}` for every part (kernels, generated "
-        f"code, ADOL-C's taped kernels). "
-        f"ADOL-C {adolc_version()}, Google Benchmark {gbench_version()}. Date: "
-        f"{datetime.date.today()}. Command: `{cmd}` (prefix `{args.prefix}`; "
-        f"median and minimum of {args.reps} repetitions ({args.slow_reps} for ADOL-C and finite "
-        f"differences), each at least {args.min_time} s).\n\n"
-        "Each kernel is one source file in cgp-ad's supported subset, written in terms of a "
-        "`real` type; ADOL-C differentiates the same source with `real = adouble` "
-        "(`trace_on` with Taylor values kept, `trace_off`, `fos_reverse`, every call: the "
-        "kernels branch on active values, so a tape cannot be reused). ADOL-C's buffers are "
-        "sized from a first tape so that the tape stays in memory; its tape bytes are "
-        "`tapestats`' operations (1 B), locations (4 B), values and Taylor values (8 B). "
-        "Times are CPU times (the machine is shared; load average "
-        f"{args.load_before} at the start of the run, {args.load_after} at its end). Every "
-        "process also times the primal, its repetitions randomly interleaved with the "
-        "gradient's; *gradient / primal* divides by that primal, and *vs ADOL-C* and the "
-        "summary compare these ratios, so that each comparison is between times taken under "
-        "the same load. The *primal* row is the primal's own process. "
-        "cgp-ad's peak tape is `cgp::rt::stats().peakTapeBytes` of one call (what "
-        "`CGP_STATS=1` prints as `peak_tape_bytes`). The budget plan is built with "
-        "`--memory-budget` and run with `CGP_MEMORY_BUDGET` set to one eighth of store-all's "
-        "peak tape. Every process times one tool (peak RSS is that tool's, including the "
-        "kernel's data); before timing, each gradient is compared with ADOL-C's (relative "
-        "1e-8) and a check run compares all of them and central finite differences.\n\n"
+        f"work: read ratios, not absolute times). Compilers ({versions}), flags "
+        f"`-std=c++17 {args.cxxflags}` for every part. ADOL-C {adolc_version()}, Google Benchmark "
+        f"{gbench_version()}. Date: {datetime.date.today()}. Command: `{cmd}` (median and minimum "
+        f"of {args.reps} repetitions, {args.slow_reps} for ADOL-C and finite differences, each at "
+        f"least {args.min_time} s; load average {args.load_before} at the start, "
+        f"{args.load_after} at the end).")
+    section = (
+        "## Suite: cgp-ad vs ADOL-C, with g++ and clang++\n\n" + setup + "\n\n"
+        "*Gradient / primal* is the gradient's CPU time over the primal's, both timed in the same "
+        "process with their repetitions interleaved, so that a ratio compares times taken under "
+        "the same load. *Tape* is one call's peak (`CGP_STATS=1`'s `peak_tape_bytes`). Every "
+        "gradient is checked against ADOL-C's (relative 1e-8) and central finite differences "
+        "before it is timed. Per-kernel tables (times, peak memory, the budget plan, ADOL-C): "
+        "[benchmarks-suite.md](benchmarks-suite.md).\n\n"
         + summary + "\n\n![gradient/primal and tape per kernel and tool]"
         "(benchmarks-suite.png)\n\n"
         "### Build time\n\n"
@@ -529,10 +517,28 @@ def write_docs(args, results, tables, summary, build_table):
         "`<kernel>.cgp.cpp`, and the compile of the original `<kernel>.cpp` alone. The "
         "generated unit holds the kernel as well as its gradient, so (cgp-ad run + generated "
         "unit compile) / original compile is the build time of the kernel and its gradient "
-        "over the kernel's alone.\n\n" + build_table + "\n\n" + tables + "\n")
+        "over the kernel's alone.\n\n" + build_table + "\n")
+    details = (
+        "<!-- benchmarks-suite.md - written by bench/suite/run.py --write-docs; do not edit. -->\n"
+        "# Suite: every kernel, every tool\n\n" + setup + "\n\n"
+        "Each kernel is one source file in cgp-ad's supported subset, written in terms of a "
+        "`real` type; ADOL-C differentiates the same source with `real = adouble` "
+        "(`trace_on` with Taylor values kept, `trace_off`, `fos_reverse`, every call: the "
+        "kernels branch on active values, so a tape cannot be reused). ADOL-C's buffers are "
+        "sized from a first tape so that the tape stays in memory; its tape bytes are "
+        "`tapestats`' operations (1 B), locations (4 B), values and Taylor values (8 B). "
+        "Times are CPU times. Every process also times the primal, its repetitions randomly "
+        "interleaved with the gradient's; *gradient / primal* divides by that primal, and *vs "
+        "ADOL-C* compares these ratios. The *primal* row is the primal's own process. "
+        "The budget plan is built with `--memory-budget` and run with `CGP_MEMORY_BUDGET` set "
+        "to one eighth of store-all's peak tape. Every process times one tool (peak RSS is that "
+        "tool's, including the kernel's data).\n\n" + tables + "\n")
+    open(os.path.join(root, "docs", "benchmarks-suite.md"), "w").write(details)
     path = os.path.join(root, "docs", "benchmarks.md")
     text = open(path).read()
     start = text.find("## Suite: cgp-ad vs ADOL-C")
+    if start < 0:
+        start = text.find("## Suite:")
     if start >= 0:
         end = text.find("\n## ", start + 1)
         text = text[:start] + section + (text[end:] if end >= 0 else "")
