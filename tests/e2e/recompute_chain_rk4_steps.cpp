@@ -72,7 +72,6 @@ double fade(const double *x, const double *w, int n) {
 // CGP-NEXT: cgp_tape.push(k3b);
 // CGP-NEXT: cgp_tape.push(y0);
 // CGP-NEXT: cgp_tape.push(y1);
-// CGP-NEXT: ++s_trips;
 // The reverse of an iteration: the chain t -> t2 -> t4 and tb1 -> tc0 is
 // recomputed operands first, before the reverse of the stage that reads it.
 // CGP: y1 = cgp_tape.pop<double>();

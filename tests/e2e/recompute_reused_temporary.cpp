@@ -46,7 +46,6 @@ double reuse(const double *x, const double *w, int n) {
 // JSON-NEXT: "overwritten_line": 30,
 // CGP-LABEL: double reuse_grad(
 // CGP: cgp_tape.push(r);
-// CGP-NEXT: ++i_trips;
 // CGP-NEXT: r = x[i] * *w;
 // CGP-NOT: cgp_tape.push
 // CGP: r = r * r;

@@ -81,7 +81,6 @@ double window(const double *x, const int *pick, int n) {
 // CGP-NEXT: cgp_tape.push(k3_1);
 // CGP-NEXT: cgp_tape.push(y_0);
 // CGP-NEXT: cgp_tape.push(y_1);
-// CGP-NEXT: ++s_trips;
 // CGP-NEXT: t = s * h;
 // CGP-NEXT: // inlined: ::rhs(p, t, y, k1)
 // CGP-NEXT: rhs_t = t;
