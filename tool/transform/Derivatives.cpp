@@ -165,6 +165,16 @@ void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vecto
       return;
     case BinaryOp::Div: {
       ExprRef denominator = vb ? stable(b, out, "denominator") : b;
+      if (va && vb) {
+        // One division for both: s / b, then d(a/b)/db = -(s / b) * a / b
+        // as a product with the reciprocal.
+        Var *r = adj_.temp("reciprocal", e->type);
+        out.push_back(decl(r, div(constant(1.0, e->type), denominator)));
+        ExprRef q = stable(mul(s, varRef(r)), out, "quotient_adj");
+        propagate(a, q, out);
+        propagate(b, neg(mul(mul(q, a), varRef(r))), out);
+        return;
+      }
       if (va)
         propagate(a, div(s, denominator), out);
       if (vb) // d(a/b)/db = -a / b^2
