@@ -136,6 +136,9 @@ def build_times(inst, cxx, args, cgp_ad, prefix, out):
     gen = os.path.join(work, "gen")
     runs = {"tool_s": [], "generated_s": [], "original_s": []}
     for _ in range(args.build_reps):
+        # A fresh output folder: an unchanged input's stamp would let cgp-ad exit
+        # before parsing (an incremental rebuild, not a build).
+        shutil.rmtree(gen, ignore_errors=True)
         runs["tool_s"].append(timed(tool_cmd(inst, "--strategy=cgp", cgp_ad, prefix, gen)))
         runs["generated_s"].append(timed([cxx] + flags + [
             "-c", os.path.join(gen, f"{src}.cgp.cpp"), "-o", os.path.join(work, "generated.o")]))
@@ -492,7 +495,9 @@ def write_docs(args, results, tables, summary, build_table):
     versions = "; ".join(f"{cxx_label(c)}: {sh([c, '--version']).stdout.splitlines()[0]}"
                          for c in args.compilers)
     cmd = "python3 bench/suite/run.py" + (" --quick" if args.quick else "") + " --write-docs" + \
-          "".join(f" --cxx {c}" for c in args.cxx or [])
+          "".join(f" --cxx {c}" for c in args.cxx or []) + \
+          f" --reps {args.reps} --slow-reps {args.slow_reps} --min-time {args.min_time}" + \
+          f" --build-reps {args.build_reps}"
     setup = (
         f"Machine: {platform.machine()}, {cpu_model()}, {os.cpu_count()} cores (shared with other "
         f"work: read ratios, not absolute times). Compilers ({versions}), flags "
