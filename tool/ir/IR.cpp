@@ -486,16 +486,26 @@ bool sameExpr(const ExprRef &a, const ExprRef &b) {
   return true;
 }
 
-std::optional<int64_t> knownTripCount(const StmtRef &s) {
+ExprRef countedBound(const StmtRef &s) {
   if (s->kind != StmtKind::For || !s->counted.index || !s->init || !s->init->value)
-    return std::nullopt;
-  const ExprRef &start = s->init->value;
+    return nullptr;
   const ExprRef &cond = s->value;
-  if (start->kind != ExprKind::IntLit || cond->kind != ExprKind::Binary)
-    return std::nullopt;
-  const ExprRef &lhs = cond->operands[0], &rhs = cond->operands[1];
-  if (lhs->kind != ExprKind::VarRef || lhs->var != s->counted.index)
-    return std::nullopt;
+  if (!cond || cond->kind != ExprKind::Binary || cond->operands[0]->kind != ExprKind::VarRef ||
+      cond->operands[0]->var != s->counted.index)
+    return nullptr;
+  BinaryOp op = cond->binaryOp;
+  int64_t by = s->counted.step;
+  bool upwards = (op == BinaryOp::Lt || op == BinaryOp::Le) && by > 0;
+  bool downwards = (op == BinaryOp::Gt || op == BinaryOp::Ge) && by < 0;
+  return upwards || downwards ? cond->operands[1] : nullptr;
+}
+
+std::optional<int64_t> knownTripCount(const StmtRef &s) {
+  const ExprRef rhs = countedBound(s);
+  if (!rhs || s->init->value->kind != ExprKind::IntLit)
+    return std::nullopt; // a != bound, or a loop that would not end
+  const ExprRef &start = s->init->value;
+  BinaryOp op = s->value->binaryOp;
   int64_t bound;
   if (rhs->kind == ExprKind::IntLit)
     bound = rhs->intValue;
@@ -504,11 +514,7 @@ std::optional<int64_t> knownTripCount(const StmtRef &s) {
   else
     return std::nullopt;
   int64_t first = start->intValue, by = s->counted.step;
-  BinaryOp op = cond->binaryOp;
   bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
-  bool downwards = op == BinaryOp::Gt || op == BinaryOp::Ge;
-  if (!(upwards && by > 0) && !(downwards && by < 0))
-    return std::nullopt; // a != bound, or a loop that would not end
   bool runs = op == BinaryOp::Lt   ? first < bound
               : op == BinaryOp::Le ? first <= bound
               : op == BinaryOp::Gt ? first > bound
@@ -529,10 +535,9 @@ ExprRef withoutCasts(ExprRef e) {
 }
 
 /// The one value `v` holds in `body` after it is set: a parameter that
-/// nothing assigns, or a local assigned once at the top level of `body`
-/// (by its declaration, or by an assignment after a declaration with a
-/// literal, as hoisted declarations are), that no call is handed. Null
-/// otherwise.
+/// nothing assigns, or a local set once, at the top level of `body` (by its
+/// declaration or, once declarations are hoisted, by a plain assignment),
+/// that no call is handed. Null otherwise.
 ExprRef onlyValue(const StmtRef &body, Var *v) {
   std::set<const StmtNode *> topLevel;
   for (const StmtRef &c : body->stmts)
@@ -541,11 +546,7 @@ ExprRef onlyValue(const StmtRef &body, Var *v) {
   int sets = v->origin == Var::Param ? 1 : 0;
   bool other = false;
   forEachStmt(body, [&](const StmtRef &n) {
-    bool placeholder = n->kind == StmtKind::Decl && n->var == v &&
-                       (!n->value || n->value->kind == ExprKind::IntLit);
-    if (placeholder)
-      return;
-    bool writes = (n->kind == StmtKind::Decl && n->var == v) ||
+    bool writes = (n->kind == StmtKind::Decl && n->var == v && n->value) ||
                   (n->kind == StmtKind::Assign && n->lhs->var == v);
     if (writes) {
       ++sets;

@@ -84,7 +84,8 @@ struct Var {
   /// cgp::rt::Buffer that the function owns, sized by a statement
   /// `cgp::rt::allocate(v, n)` where the vector is declared.
   bool ownsStorage = false;
-  /// Such a local's size: the integer local that `v.size()` reads.
+  /// A std::vector parameter's or local's size: the integer that `v.size()`
+  /// reads (`x_size`).
   Var *sizeVar = nullptr;
   /// CUDA: a `__shared__` array, one per block, which the block's threads
   /// share (so is its adjoint). Declared without a value.
@@ -529,6 +530,11 @@ Var *lvalueVar(const ExprRef &lhs);
 /// to a helper counts as written (with `opaqueCalls`, one passed to a
 /// function without body too).
 void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqueCalls = false);
+
+/// The bound of a counted loop whose condition compares its index with it in
+/// the direction of its step (`i < b`, `i <= b` going up, `i > b`, `i >= b`
+/// going down): what its trip count follows from. Null otherwise.
+ExprRef countedBound(const StmtRef &loop);
 
 /// The trip count of a counted loop known when compiling, if any.
 std::optional<int64_t> knownTripCount(const StmtRef &loop);

@@ -95,33 +95,23 @@ ExprRef tripCountExpr(const StmtRef &loop, const ExprRef &first) {
 }
 
 bool boundsComputableAgain(const StmtRef &loop, std::vector<Var *> &operands) {
-  if (loop->kind != StmtKind::For || !loop->counted.index || !loop->init || !loop->init->value)
+  ExprRef bound = countedBound(loop);
+  if (!bound || !plainInteger(loop->init->value) || !plainInteger(bound))
     return false;
-  const ExprRef &cond = loop->value;
-  int64_t by = loop->counted.step;
-  if (!cond || cond->kind != ExprKind::Binary || cond->operands[0]->kind != ExprKind::VarRef ||
-      cond->operands[0]->var != loop->counted.index)
-    return false;
-  BinaryOp op = cond->binaryOp;
-  bool upwards = (op == BinaryOp::Lt || op == BinaryOp::Le) && by > 0;
-  bool downwards = (op == BinaryOp::Gt || op == BinaryOp::Ge) && by < 0;
-  if (!(upwards || downwards) || !plainInteger(loop->init->value) ||
-      !plainInteger(cond->operands[1]))
-    return false;
-  std::set<const Var *> written;
-  collectWrittenVars(loop->body, written, true);
   bool leaves = false;
   forEachStmt(loop->body, [&](const StmtRef &n) {
     leaves |= n->kind == StmtKind::Break || n->kind == StmtKind::Return;
   });
+  if (leaves)
+    return false;
+  std::set<const Var *> written;
+  collectWrittenVars(loop->body, written, true);
   std::vector<Var *> vars;
   collectVars(loop->init->value, vars);
-  collectVars(cond->operands[1], vars);
+  collectVars(bound, vars);
   for (Var *v : vars)
     if (written.count(v))
       return false;
-  if (leaves)
-    return false;
   operands = vars;
   return true;
 }
