@@ -76,7 +76,7 @@ void Lowering::lowerContainerParam(const clang::ParmVarDecl *p, const ContainerT
     n.paramIndex = static_cast<int>(f->params.size());
     n.pos = v.pos;
     Var *size = module_.newVar(n);
-    vectorSizes_[p] = size;
+    data->sizeVar = size;
     f->params.push_back(size);
   }
   f->splitParams = true;
@@ -99,7 +99,7 @@ void Lowering::describeContainerParam(const clang::ParmVarDecl *p, const Contain
   split.leaves.push_back(data);
   if (c.isVector) {
     SplitParam::Leaf size;
-    size.var = vectorSizes_.at(p);
+    size.var = vars_.at(p)->sizeVar;
     size.access = ".size()";
     split.leaves.push_back(size);
   }
@@ -113,8 +113,8 @@ ExprRef Lowering::containerSize(const clang::Expr *e) {
   if (!c->isVector)
     return intLit(c->dims[0], sizeType(ctx_));
   if (const clang::VarDecl *vd = containerDecl(e))
-    if (auto it = vectorSizes_.find(vd); it != vectorSizes_.end())
-      return varRef(it->second);
+    if (auto it = vars_.find(vd); it != vars_.end() && it->second->sizeVar)
+      return varRef(it->second->sizeVar);
   unsupported(e, "the size of this std::vector is not known here; use a std::vector parameter "
                  "or local variable");
 }
@@ -266,7 +266,7 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
                        "parameter's size is the caller's)");
   if (name == "reserve")
     return block(); // capacity only: nothing the derivative sees
-  Var *size = vectorSizes_.at(vd);
+  Var *size = v->sizeVar;
   SourcePos pos = position(e->getBeginLoc());
   std::vector<StmtRef> out;
   auto resized = [&] {
@@ -405,7 +405,6 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
   v.sizeVar = size;
   Var *data = module_.newVar(v);
   vars_[vd] = data;
-  vectorSizes_[vd] = size;
 
   // What it starts with: a count and a value, a copy, a braced list.
   const clang::Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;

@@ -382,6 +382,8 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
       }
     }
     v.paramIndex = static_cast<int>(f->params.size());
+    if (s.var_ && *s.var_)
+      v.sizeVar = (*s.var_)->sizeVar; // `v.size()` of a captured std::vector
     Var *param = module_.newVar(v);
     f->params.push_back(param);
     cp.params = {param};

@@ -420,7 +420,6 @@ private:
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
   std::map<const clang::VarDecl *, StructArray> structArrays_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
-  std::map<const clang::VarDecl *, Var *> vectorSizes_; // std::vector parameters and locals
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
   std::map<std::string, int> lambdaNameCount_;
