@@ -3,7 +3,8 @@
 // may change from one run to the next), and fills it; the reverse sweep
 // finds each run's elements where the tape puts them back. A temporary per
 // step of a changing size (grow), vectors in a branch and in a nested loop
-// handed to a helper (branchy), and a helper with a vector in its loop,
+// handed to a helper (branchy: the second, sized by a braced list, is a
+// plain array in the generated code), and a helper with a vector in its loop,
 // called in a loop (calls). Under every plan and budget, the same bits.
 //
 // RUN: rm -rf %t && mkdir -p %t
@@ -50,7 +51,7 @@ double branchy(const std::vector<double>& x, int n) {
   double s = 0.0;
   for (int p = 0; p < n; ++p) {
     if (x[p] > 0.0) {
-      std::vector<double> u(3);
+      std::vector<double> u(x.size() / 2); // 3, known at run time only
       u[0] = x[p]; u[1] = x[p] * x[p]; u[2] = std::exp(x[p]);
       s += norm2(u.data(), 3);
     } else {

@@ -2,7 +2,8 @@
 // a parameter (`c = x`), from a braced list of active values, and
 // value-initialised in a helper called in a loop (`t(x.size())`), which the
 // helper's reverse sweep gets back whole. Each is a cgp::rt::Buffer that the
-// generated function owns; its adjoint a cgp::rt::Shadow sized with it.
+// generated function owns; its adjoint a cgp::rt::Shadow sized with it. (The
+// braced list's size is known when compiling: that one is a plain array.)
 // Also: a local vector passed to helpers by const& and by &, and walked by
 // range-for; vectors that grow and shrink (push_back in loops, a value that
 // reads the vector itself, pop_back, resize, clear, reserve), in a kernel and

@@ -14,6 +14,9 @@
 //   `v.size()` is that integer. A local is declared at the top level of its
 //   function, so its storage never moves while the function runs; its
 //   adjoint and tangent are Shadows sized with it (include/cgp/buffer.h).
+//   A local sized by a compile-time constant and never resized is an
+//   array instead, as a std::array is: compilers optimise a local array
+//   better than a heap buffer behind a pointer.
 //
 // Elements are reached as C++ reaches them: `v[i]`, `v.at(i)`, `v.front()`,
 // `v.back()`, `*v.data()`, `v.data()[i]`, `&v[k]` and `v.data() + k` passed
@@ -30,8 +33,10 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <functional>
+#include <set>
 
 namespace cgp {
 namespace {
@@ -45,7 +50,60 @@ const clang::VarDecl *containerDecl(const clang::Expr *e) {
   return nullptr;
 }
 
+/// Whether `e` calls a method that changes the size of a std::vector.
+bool resizes(const clang::CXXMemberCallExpr *e, const clang::ASTContext &ctx) {
+  const clang::CXXMethodDecl *m = e->getMethodDecl();
+  const clang::Expr *object = e->getImplicitObjectArgument();
+  if (!m || !object)
+    return false;
+  std::optional<ContainerType> c = containerTypeOf(object->getType(), ctx);
+  std::string name = m->getNameAsString();
+  return c && c->isVector &&
+         (name == "push_back" || name == "emplace_back" || name == "resize" ||
+          name == "clear" || name == "pop_back");
+}
+
+/// The std::vector variables of a function body (lambdas in it included)
+/// whose size a statement changes, and whether one changes the size of a
+/// vector reached otherwise (through a reference or a pointer).
+class ResizedVectors : public clang::RecursiveASTVisitor<ResizedVectors> {
+public:
+  explicit ResizedVectors(const clang::ASTContext &ctx) : ctx_(ctx) {}
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr *e) {
+    if (!resizes(e, ctx_))
+      return true;
+    const clang::VarDecl *vd = containerDecl(e->getImplicitObjectArgument());
+    if (vd && !vd->getType()->isReferenceType() && !vd->getType()->isPointerType())
+      named.insert(vd);
+    else
+      unknown = true;
+    return true;
+  }
+  std::set<const clang::VarDecl *> named;
+  bool unknown = false;
+
+private:
+  const clang::ASTContext &ctx_;
+};
+
 } // namespace
+
+std::optional<int64_t> Lowering::fixedVectorSize(const clang::VarDecl *vd,
+                                                 std::optional<int64_t> count) {
+  // As large as a local array may sensibly be (it and its adjoint live on
+  // the stack of the generated function).
+  constexpr int64_t kMaxElements = 8192;
+  if (!count || *count < 1 || *count > kMaxElements)
+    return std::nullopt;
+  const auto *fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(vd->getParentFunctionOrMethod());
+  if (!fn || !fn->getBody())
+    return std::nullopt;
+  ResizedVectors resized(ctx_);
+  resized.TraverseStmt(fn->getBody());
+  if (resized.unknown || resized.named.count(vd))
+    return std::nullopt;
+  return count;
+}
 
 void Lowering::lowerContainerParam(const clang::ParmVarDecl *p, const ContainerType &c,
                                    Function *f) {
@@ -112,9 +170,14 @@ ExprRef Lowering::containerSize(const clang::Expr *e) {
     unsupported(e, "internal error: not a container");
   if (!c->isVector)
     return intLit(c->dims[0], sizeType(ctx_));
-  if (const clang::VarDecl *vd = containerDecl(e))
+  if (const clang::VarDecl *vd = containerDecl(e)) {
+    if (auto it = fixedVectorSizes_.find(vd); it != fixedVectorSizes_.end())
+      return intLit(it->second, sizeType(ctx_));
     if (auto it = vars_.find(vd); it != vars_.end() && it->second->sizeVar)
       return varRef(it->second->sizeVar);
+    if (auto it = vars_.find(vd); it != vars_.end() && it->second->isArray())
+      return intLit(it->second->elementCount(), sizeType(ctx_)); // a reference to a fixed one
+  }
   unsupported(e, "the size of this std::vector is not known here; use a std::vector parameter "
                  "or local variable");
 }
@@ -389,22 +452,8 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
 
 StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c) {
   std::string name = vd->getNameAsString();
-  // Declared in a loop or a branch, it is sized again each time its
-  // declaration runs, like a resize: its storage is the function's, and
-  // the reverse sweep finds each run's elements where the tape put them
-  // back (a loop that sizes a vector is taped, not checkpointed).
   SourcePos pos = position(vd->getLocation());
-  Var *size = newLocal(name + "_size", sizeType(ctx_), pos);
-  Var v;
-  v.name = name;
-  v.elem = c.elem;
-  v.shape = Var::Pointer;
-  v.ownsStorage = true;
-  v.origin = Var::Local;
-  v.pos = pos;
-  v.sizeVar = size;
-  Var *data = module_.newVar(v);
-  vars_[vd] = data;
+  ScalarType sizeElem = sizeType(ctx_);
 
   // What it starts with: a count and a value, a copy, a braced list.
   const clang::Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
@@ -420,6 +469,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
     if (!llvm::isa<clang::CXXDefaultArgExpr>(a))
       args.push_back(a);
   ExprRef count;
+  std::optional<int64_t> constantCount; // the count, where C++ knows it at compile time
   std::function<ExprRef(ExprRef)> valueAt;
   std::vector<const clang::Expr *> listed;
   const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
@@ -434,9 +484,10 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
       unsupported(first, "this initialiser list is not supported");
     for (const clang::Expr *item : l->inits())
       listed.push_back(item);
-    count = intLit(static_cast<int64_t>(listed.size()), size->elem);
+    count = intLit(static_cast<int64_t>(listed.size()), sizeElem);
+    constantCount = static_cast<int64_t>(listed.size());
   } else if (args.empty()) {
-    count = intLit(0, size->elem); // std::vector<double> v; (to be filled: refused)
+    count = intLit(0, sizeElem); // std::vector<double> v; (filled by push_back)
   } else if (containerTypeOf(args[0]->getType(), ctx_) && args.size() == 1) {
     const clang::Expr *source = args[0];
     Var *from = memoryVar(source);
@@ -444,9 +495,15 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
       unsupported(source, "a std::vector can be copied only from a std::vector variable or "
                           "parameter");
     count = containerSize(source);
+    if (const clang::VarDecl *from = containerDecl(source))
+      if (auto it = fixedVectorSizes_.find(from); it != fixedVectorSizes_.end())
+        constantCount = it->second;
     valueAt = [from](ExprRef k) { return index(from, {k}); };
   } else if (args.size() <= 2 && args[0]->getType()->isIntegerType()) {
-    count = convert(lowerExpr(args[0]), size->elem);
+    count = convert(lowerExpr(args[0]), sizeElem);
+    clang::Expr::EvalResult known;
+    if (args[0]->EvaluateAsInt(known, ctx_))
+      constantCount = known.Val.getInt().getExtValue();
     ExprRef value = args.size() == 2 ? convert(lowerExpr(args[1]), c.elem)
                     : c.elem.isFloating() ? floatLit(0.0, c.elem)
                                           : intLit(0, c.elem);
@@ -457,6 +514,46 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
                                        "(n), (n, value), (other) or {a, b, ...}");
   }
   std::vector<StmtRef> out;
+  if (std::optional<int64_t> n = fixedVectorSize(vd, constantCount)) {
+    // Never resized and sized by a constant: an array, as a std::array
+    // would be (`v.size()` is the constant), filled each time the
+    // declaration runs.
+    Var v;
+    v.name = name;
+    v.elem = c.elem;
+    v.shape = Var::Array;
+    v.dims = {*n};
+    v.origin = Var::Local;
+    v.pos = pos;
+    Var *array = module_.newVar(v);
+    vars_[vd] = array;
+    fixedVectorSizes_[vd] = *n;
+    out.push_back(decl(array));
+    for (size_t i = 0; i < listed.size(); ++i)
+      out.push_back(assign(index(array, {intLit(static_cast<int64_t>(i))}),
+                           convert(lowerExpr(listed[i]), c.elem)));
+    if (valueAt)
+      out.push_back(elementLoop(array, intLit(*n), valueAt, pos));
+    StmtRef b = block(out);
+    b->pos = pos;
+    return b;
+  }
+  // Otherwise a buffer the function owns. Declared in a loop or a branch,
+  // it is sized again each time its declaration runs, like a resize: its
+  // storage is the function's, and the reverse sweep finds each run's
+  // elements where the tape put them back (a loop that sizes a vector is
+  // taped, not checkpointed).
+  Var *size = newLocal(name + "_size", sizeElem, pos);
+  Var v;
+  v.name = name;
+  v.elem = c.elem;
+  v.shape = Var::Pointer;
+  v.ownsStorage = true;
+  v.origin = Var::Local;
+  v.pos = pos;
+  v.sizeVar = size;
+  Var *data = module_.newVar(v);
+  vars_[vd] = data;
   out.push_back(decl(size, count));
   out.push_back(decl(data));
   out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),

@@ -90,6 +90,9 @@ private:
   StmtRef lowerStdArrayInit(Var *array, const clang::Expr *init);
   /// `std::vector<double> v(n);` and the other ways to make a vector local.
   StmtRef lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c);
+  /// The size of the vector local `vd` if it can be a plain array: sized
+  /// once by a compile-time `count`, small, and never resized.
+  std::optional<int64_t> fixedVectorSize(const clang::VarDecl *vd, std::optional<int64_t> count);
 
   // Expressions (LowerExpr.cpp).
   ExprRef lowerExpr(const clang::Expr *e);
@@ -419,6 +422,8 @@ private:
   std::map<const clang::VarDecl *, Alias> aliases_; // local pointers and references
   std::map<const clang::VarDecl *, RecordLocal> records_; // struct locals and parameters
   std::map<const clang::VarDecl *, StructArray> structArrays_;
+  /// std::vector locals lowered to arrays, and their sizes.
+  std::map<const clang::VarDecl *, int64_t> fixedVectorSizes_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
