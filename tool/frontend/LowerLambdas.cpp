@@ -428,7 +428,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
     made = makeLambda(le, "lambda", creation);
     if (!creation.empty()) {
       if (!sideEffects_)
-        unsupported(e, "a lambda called where it is written inside a condition may not copy "
+        unsupported(e, "a lambda called where it is written inside a loop condition may not copy "
                        "what it captures; declare it first");
       appendAll(sideEffects_->before, creation);
     }

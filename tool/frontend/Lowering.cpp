@@ -378,10 +378,16 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
       unsupported(s, "declarations in 'if' conditions are not supported");
     if (is->isConstexpr())
       unsupported(s, "'if constexpr' is not supported");
-    ExprRef cond = lowerExpr(is->getCond());
+    std::vector<StmtRef> before;
+    ExprRef cond = lowerCondition(is->getCond(), before);
     StmtRef thenBody = lowerStmt(is->getThen());
     StmtRef elseBody = is->getElse() ? lowerStmt(is->getElse()) : nullptr;
     out = ifStmt(cond, thenBody, elseBody);
+    if (!before.empty()) {
+      out->pos = position(s->getBeginLoc());
+      before.push_back(out);
+      out = block(before);
+    }
     break;
   }
   case clang::Stmt::ForStmtClass: {
@@ -675,7 +681,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
 StmtRef Lowering::lowerSwitch(const clang::SwitchStmt *s) {
   if (s->getInit() || s->getConditionVariable())
     unsupported(s, "declarations in 'switch' conditions are not supported");
-  ExprRef cond = lowerExpr(s->getCond());
+  std::vector<StmtRef> before;
+  ExprRef cond = lowerCondition(s->getCond(), before);
   if (!cond->type.isIntegral())
     unsupported(s, "'switch' on a non-integer value is not supported");
   const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(s->getBody());
@@ -715,7 +722,33 @@ StmtRef Lowering::lowerSwitch(const clang::SwitchStmt *s) {
     appendFlat(sw->cases.back().body, lowered);
     open = false;
   }
-  return sw;
+  if (before.empty())
+    return sw;
+  sw->pos = position(s->getBeginLoc());
+  before.push_back(sw);
+  return block(before);
+}
+
+ExprRef Lowering::lowerCondition(const clang::Expr *c, std::vector<StmtRef> &before) {
+  // The condition of an `if` or a `switch` runs once, before either branch:
+  // the statements its expression needs (a struct temporary, a copy back
+  // after a call by reference, `i++`) run before the statement, and when
+  // some must run after the condition is evaluated, its value is kept.
+  SideEffects effects;
+  SideEffects *outer = sideEffects_;
+  sideEffects_ = &effects;
+  ExprRef cond = lowerExpr(c);
+  sideEffects_ = outer;
+  appendAll(before, effects.before);
+  if (!effects.after.empty()) {
+    Var *held = newLocal("condition", cond->type, position(c->getBeginLoc()));
+    StmtRef d = decl(held, cond);
+    d->pos = held->pos;
+    before.push_back(d);
+    appendAll(before, effects.after);
+    cond = varRef(held);
+  }
+  return cond;
 }
 
 } // namespace cgp

@@ -81,6 +81,9 @@ private:
   StmtRef lowerExprStmt(const clang::Expr *e);
   StmtRef lowerExprStmtAlone(const clang::Expr *e);
   StmtRef lowerSwitch(const clang::SwitchStmt *s);
+  /// The condition of an `if` or a `switch`, with the statements it needs
+  /// appended to `before`.
+  ExprRef lowerCondition(const clang::Expr *c, std::vector<StmtRef> &before);
   StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
   /// A std::array's braced list is a list holding the list of its elements:
   /// that inner list (`l` itself for other lists).

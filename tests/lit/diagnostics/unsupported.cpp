@@ -155,7 +155,7 @@ CGP_GRAD(W) double k(const double *W, int n) {
   int i = 0;
   double s = 0;
   while (i++ < n)
-    // INCREMENT_IN_EXPR: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': '++' and '--' inside a condition are not supported; write them as their own statement
+    // INCREMENT_IN_EXPR: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': '++' and '--' inside a loop condition are not supported; write them as their own statement
     s += W[i];
   return s;
 }
@@ -247,9 +247,9 @@ struct V2 { double x, y; };
 static V2 twice(const V2 &v) { return {2 * v.x, 2 * v.y}; }
 CGP_GRAD(x) double k(double x) {
   V2 v = {x, 1.0};
-  if (twice(v).x > 1.0)
-    // STRUCT_IN_CONDITION: unsupported.cpp:[[@LINE-1]]:7: error: cannot differentiate 'k': a struct made by a call, a constructor or braces inside a condition is not supported; make it a local first
-    x = x * x;
+  while (twice(v).x > 1.0)
+    // STRUCT_IN_CONDITION: unsupported.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': a struct made by a call, a constructor or braces inside a loop condition is not supported; make it a local first
+    v.x = 0.5 * v.x;
   return x;
 }
 #endif
