@@ -468,7 +468,7 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
     // An array of structs: one pointer to them as a flat buffer.
     clang::QualType element = t->isPointerType() ? t->getPointeeType()
                                                  : ctx_.getAsArrayType(t)->getElementType();
-    split.type = globalName(element->getAsCXXRecordDecl());
+    split.type = globalTypeName(element, ctx_);
     split.isConst = element.isConstQualified();
     split.inOut = !split.isConst;
     split.flat = true;
@@ -477,7 +477,7 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
     f->splitKernelParams.push_back(split);
     return;
   }
-  split.type = globalName(record->getAsCXXRecordDecl());
+  split.type = globalTypeName(record, ctx_);
   split.isConst = record.isConstQualified();
   split.byReference = t->isReferenceType();
   split.inOut = split.byReference && !split.isConst;

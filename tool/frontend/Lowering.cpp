@@ -197,10 +197,6 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
     std::string containerProblem;
     if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
-      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
-        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
-                                          "': container parameters of kernel templates are not "
-                                          "supported yet");
       lowerContainerParam(p, *c, f);
       if (fd->getCanonicalDecl() == kernelDecl_)
         describeContainerParam(p, *c, static_cast<int>(i), f);
@@ -211,20 +207,12 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     clang::QualType pt = p->getType();
     if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
         (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
-      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
-        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
-                                          "': struct parameters of kernel templates are not "
-                                          "supported yet");
       lowerStructArrayParam(p, f); // const Particle* ps
       if (fd->getCanonicalDecl() == kernelDecl_)
         describeSplitParam(p, static_cast<int>(i), f);
       continue;
     }
     if (p->getType().getNonReferenceType()->isRecordType()) {
-      if (fd->getCanonicalDecl() == kernelDecl_ && fd->isTemplateInstantiation())
-        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() +
-                                          "': struct parameters of kernel templates are not "
-                                          "supported yet");
       lowerRecordParam(p, f);
       if (fd->getCanonicalDecl() == kernelDecl_)
         describeSplitParam(p, static_cast<int>(i), f);

@@ -10,6 +10,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/TemplateBase.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -179,6 +180,17 @@ std::string globalName(const clang::NamedDecl *d) {
   return name;
 }
 
+std::string globalTypeName(clang::QualType t, const clang::ASTContext &ctx) {
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string name = clang::TypeName::getFullyQualifiedName(t.getUnqualifiedType(), ctx, policy,
+                                                            /*WithGlobalNsPrefix=*/true);
+  const std::string anon = "(anonymous namespace)::";
+  for (size_t at; (at = name.find(anon)) != std::string::npos;)
+    name.erase(at, anon.size());
+  return name;
+}
+
 std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTContext &ctx) {
   const clang::TemplateArgumentList *args = fd->getTemplateSpecializationArgs();
   if (!args)
@@ -207,6 +219,8 @@ std::shared_ptr<const TemplateKernel> describeTemplateKernel(const clang::Functi
   t->returnType = pattern->getReturnType().getAsString(policy);
   for (const clang::ParmVarDecl *p : pattern->parameters()) {
     clang::QualType type = p->getType();
+    t->paramNames.push_back(p->getName().empty() ? "arg" + std::to_string(t->paramNames.size())
+                                                 : p->getNameAsString());
     t->paramTypes.push_back(type.getAsString(policy));
     // d_p: a pointer to the value's own type; t_p: what a by-value scalar,
     // a pointer or a reference gets in forward mode (interface section 3).

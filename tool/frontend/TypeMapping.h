@@ -63,6 +63,9 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
 /// The name that reaches `d` from anywhere in the translation unit:
 /// "::ns::name", leaving out anonymous namespaces.
 std::string globalName(const clang::NamedDecl *d);
+/// A type as any scope of the translation unit names it, template arguments
+/// included: "::ns::Params<double>".
+std::string globalTypeName(clang::QualType t, const clang::ASTContext &ctx);
 
 /// The template arguments of an instantiated function template as a call
 /// spells them ("<double, 4>"); empty for other functions.

@@ -359,6 +359,7 @@ bool isEmpty(const StmtRef &s);
 struct TemplateKernel {
   std::string head;                      // "template <typename T, int N>"
   std::string returnType;                // "T"
+  std::vector<std::string> paramNames;   // per parameter: "x" ("arg2" if unnamed)
   std::vector<std::string> paramTypes;   // per parameter: "const T *"
   std::vector<std::string> adjointTypes; // per parameter: the type of its d_ ("T *")
   std::vector<std::string> tangentTypes; // per parameter: the type of its t_ ("const T *")

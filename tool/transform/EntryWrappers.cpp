@@ -43,7 +43,7 @@ StmtRef sizeCheck(const SplitParam &sp, const ScalarType &elem) {
              "s each\");");
 }
 
-Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
+Function *wrap(Module &m, Function *g, const Function &k, bool gradient, int instance) {
   using Leaf = SplitParam::Leaf;
   std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leafOf;
   for (const SplitParam &sp : k.splitKernelParams)
@@ -55,7 +55,14 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
   w->returnType = g->returnType;
   w->isStatic = g->isStatic;
   w->pos = g->pos;
-  g->name += "_split";
+  // An instantiation of a template kernel: the wrapper is the explicit
+  // specialisation users call; the split function is a plain one, named
+  // apart from the other instantiations' (`f_grad_split_2`).
+  w->templateArgs = g->templateArgs;
+  w->templateKernel = g->templateKernel;
+  g->templateArgs.clear();
+  g->templateKernel = nullptr;
+  g->name += "_split" + (instance == 1 ? std::string() : "_" + std::to_string(instance));
   g->isStatic = true;
   // CUDA: the wrapper is what a launch names; the function it calls runs
   // on the same thread.
@@ -133,11 +140,13 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient) {
 } // namespace
 
 void addEntryWrappers(Module &module, GeneratedCode &code) {
+  std::map<std::string, int> instances; // per entry point of a template kernel
   for (auto *list : {&code.gradients, &code.tangents})
     for (auto &[g, kernel] : *list) {
       if (kernel->splitKernelParams.empty())
         continue;
-      Function *w = wrap(module, g, *kernel, list == &code.gradients);
+      int instance = ++instances[g->scopedName()];
+      Function *w = wrap(module, g, *kernel, list == &code.gradients, instance);
       auto at = std::find(code.functions.begin(), code.functions.end(), g);
       code.functions.insert(at == code.functions.end() ? at : at + 1, w);
       g = w;

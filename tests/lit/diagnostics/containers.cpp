@@ -7,7 +7,6 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_OF_STRUCTS 2>&1 | FileCheck %s --check-prefix=VECTOR_OF_STRUCTS
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMAP 2>&1 | FileCheck %s --check-prefix=MAP
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMETHOD 2>&1 | FileCheck %s --check-prefix=METHOD
-// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTEMPLATE_KERNEL 2>&1 | FileCheck %s --check-prefix=TEMPLATE_KERNEL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_INIT 2>&1 | FileCheck %s --check-prefix=VECTOR_INIT
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
@@ -54,16 +53,6 @@ double k(const std::vector<double>& x) {
   return x[0] * x.capacity();
   // METHOD: containers.cpp:[[@LINE-1]]:17: error: cannot differentiate 'k': the method 'capacity' of a standard container is not supported; use size(), data(), [], at(), front(), back(), empty() and fill()
 }
-#endif
-
-#ifdef TEMPLATE_KERNEL
-template <typename T>
-CGP_GRAD(x)
-T k(const std::vector<T>& x) {
-  // TEMPLATE_KERNEL: containers.cpp:[[@LINE-1]]:27: error: cannot differentiate 'k': parameter 'x': container parameters of kernel templates are not supported yet
-  return x[0] * x[1];
-}
-template double k<double>(const std::vector<double>&);
 #endif
 
 #ifdef VECTOR_INIT
