@@ -2544,7 +2544,7 @@ class Gen:
             WV = [s[0] for s in sc.structs if s[1] == "V" and s[2]]
             a, b = z4.choice(Vs), z4.choice(Vs)
             t = Lit(round(z4.uniform(0.2, 0.9), 2))
-            k = z4.choice(["chain", "pluseq", "decl", "norm", "mix"])
+            k = z4.choice(["chain", "pluseq", "decl", "norm", "mix", "ifnorm"])
             apart = [w for w in WV if w != b and not w.startswith(b + ".") and not b.startswith(w + ".")]
             if k == "chain" and WV:
                 out.append(Line("%s = %s + %s * %s;", z4.choice(WV), a, b, t))
@@ -2556,6 +2556,10 @@ class Gen:
                 self.add_struct(sc, name, "V", True)
             elif k == "norm":
                 out += self.acc_line(outer, RawF(lambda c, a=a, b=b: "(%s - %s).norm()" % (a, b), 10.0))
+            elif k == "ifnorm":  # struct temporaries in an if condition
+                far = Cmp(">", RawF(lambda c, a=a, b=b: "(%s - %s).norm()" % (a, b), 10.0), t, True)
+                out.append(If(far, self.acc_line(outer, RawF(lambda c, a=a: "%s.norm()" % a, 5.3)) or
+                              [Line(";")]))
             else:
                 n = self.name
                 out += self.acc_line(outer, Bin("/", RawF(lambda c, a=a, b=b, t=t: "%s_mix(%s, %s, %s).e()"
