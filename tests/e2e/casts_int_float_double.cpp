@@ -35,6 +35,8 @@ float narrow_sum(const double* v, int n) {
 }
 
 #ifndef __CGP_AD__
+#include <cmath>
+
 #include "check.h"
 
 int main() {

@@ -38,6 +38,8 @@ double int_bool_logic(const double* x, const int* bucket, int n, int stride) {
 }
 
 #ifndef __CGP_AD__
+#include <cmath>
+
 #include "check.h"
 
 int main() {

@@ -3,10 +3,11 @@
 //
 // A separate file so that it is compiled once per set of flags rather than
 // once per test: tests/lit.cfg.py builds it into an object at -O2 and one with
-// the sanitizers (%harness and %san-harness) and every test links one of them;
-// compiling all of it into each test cost several seconds per compile, more
-// than the test's own code. Built with -DCGP_TEST_FD_PROBE it is the probe
-// mode's checker (check.h says how to build one by hand).
+// the sanitizers (%harness and %san-harness) and every test links one of them.
+// Compiled into each test, as when the checker was header-only, it took
+// several seconds per compile (over 10 s with the sanitizers), more than the
+// test's own code. Built with -DCGP_TEST_FD_PROBE it is the probe mode's
+// checker (check.h says how to build one by hand).
 #include "check.h"
 
 #include <algorithm>
@@ -15,8 +16,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -119,6 +120,27 @@ bool same_bits(double a, double b) {
   return x == y;
 }
 
+// ---------------------------------------------------------------- Rng
+
+struct Rng::Engine {
+  explicit Engine(unsigned seed) : g(seed) {}
+  std::mt19937 g;
+};
+
+Rng::Rng(unsigned seed) : engine_(new Engine(seed)) {}
+Rng::Rng(const Rng& other) : engine_(new Engine(*other.engine_)) {}
+Rng& Rng::operator=(const Rng& other) {
+  *engine_ = *other.engine_;
+  return *this;
+}
+Rng::~Rng() { delete engine_; }
+
+double Rng::u01() { return (static_cast<double>(engine_->g()) + 0.5) / 4294967296.0; }
+double Rng::uniform(double lo, double hi) { return lo + (hi - lo) * u01(); }
+int Rng::integer(int lo, int hi) {
+  return lo + static_cast<int>(engine_->g() % static_cast<std::uint32_t>(hi - lo + 1));
+}
+
 // ---------------------------------------------------------------- Grads, Tangents
 
 double* Grads::f64(const std::string& name) {
@@ -141,6 +163,11 @@ detail::Param& Grads::find(const std::string& name) {
   die("no parameter named \"" + name + "\" was registered");
 }
 
+double* Tangents::f64(const std::string& name) { return &buffer(name, false, "f64")->tan_d[0]; }
+float* Tangents::f32(const std::string& name) { return &buffer(name, true, "f32")->tan_f[0]; }
+double Tangents::s64(const std::string& name) { return value(name, false, "s64")->tan_d[0]; }
+float Tangents::s32(const std::string& name) { return value(name, true, "s32")->tan_f[0]; }
+
 detail::Param* Tangents::buffer(const std::string& name, bool want_float, const char* acc) {
   detail::Param& p = find(name, want_float, acc);
   if (p.scalar)
@@ -160,24 +187,20 @@ detail::Param& Tangents::find(const std::string& name, bool want_float, const ch
     if (p->name == name) {
       if (p->is_float != want_float)
         die(std::string("t.") + acc + "(\"" + name + "\") but it was registered as " +
-                    (p->is_float ? "float" : "double"));
+            (p->is_float ? "float" : "double"));
       p->t_touched = true;
       return *p;
     }
   die("no parameter named \"" + name + "\" was registered");
 }
 
-
-double* Tangents::f64(const std::string& name) { return &buffer(name, false, "f64")->tan_d[0]; }
-float* Tangents::f32(const std::string& name) { return &buffer(name, true, "f32")->tan_f[0]; }
-double Tangents::s64(const std::string& name) { return value(name, false, "s64")->tan_d[0]; }
-float Tangents::s32(const std::string& name) { return value(name, true, "s32")->tan_f[0]; }
-
 // ---------------------------------------------------------------- Checker
 
 Checker::Checker(std::string name, unsigned seed)
     : name_(std::move(name)), rng_(seed), tangent_rng_(seed ^ 0x5bd1e995u) {}
-Checker::~Checker() = default;
+Checker::~Checker() {
+  for (detail::Param* p : params_) delete p;
+}
 
 double Checker::uniform(double lo, double hi) { return rng_.uniform(lo, hi); }
 int Checker::integer(int lo, int hi) { return rng_.integer(lo, hi); }
@@ -210,37 +233,37 @@ void Checker::expect_grad(const std::string& name, const std::vector<double>& va
   expects_.push_back(Expect{name, values, rtol});
 }
 
-void Checker::on_reset(std::function<void()> fn) { resets_.push_back(std::move(fn)); }
+void Checker::on_reset(Callback<void()> fn) { resets_.push_back(std::move(fn)); }
 
-void Checker::primal(std::function<double()> fn) {
+void Checker::primal(Callback<double()> fn) {
   primal_ = std::move(fn);
   returns_value_ = true;
 }
 
-void Checker::grad(std::function<double(Grads&)> fn) { grad_ = std::move(fn); }
+void Checker::grad(Callback<double(Grads&)> fn) { grad_ = std::move(fn); }
 
-void Checker::primal_void(std::function<void()> fn) {
-  primal_ = [fn]() {
+void Checker::primal_void(Callback<void()> fn) {
+  primal_ = [fn = std::move(fn)]() {
     fn();
     return 0.0;
   };
   returns_value_ = false;
 }
 
-void Checker::grad_void(std::function<void(Grads&)> fn) {
-  grad_ = [fn](Grads& d) {
+void Checker::grad_void(Callback<void(Grads&)> fn) {
+  grad_ = [fn = std::move(fn)](Grads& d) {
     fn(d);
     return 0.0;
   };
 }
 
-void Checker::jvp(std::function<double(Tangents&)> fn) {
+void Checker::jvp(Callback<double(Tangents&)> fn) {
   jvp_ = std::move(fn);
   jvp_returns_value_ = true;
 }
 
-void Checker::jvp_void(std::function<void(Tangents&)> fn) {
-  jvp_ = [fn](Tangents& t) {
+void Checker::jvp_void(Callback<void(Tangents&)> fn) {
+  jvp_ = [fn = std::move(fn)](Tangents& t) {
     fn(t);
     return 0.0;
   };
@@ -428,8 +451,8 @@ detail::Param& Checker::add_param(const std::string& name, const std::vector<dou
     x = p->round(rng_.u01() < 0.5 ? -m : m);
   }
   prefill_.push_back(r);
-  params_.push_back(std::move(p));
-  return *params_.back();
+  params_.push_back(p.get());
+  return *p.release();
 }
 
 detail::Param& Checker::find(const std::string& name) { return *params_[index(name)]; }

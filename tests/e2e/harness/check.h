@@ -138,17 +138,11 @@
 #ifndef CGP_TEST_CHECK_H
 #define CGP_TEST_CHECK_H
 
-// The standard headers a test may rely on through this one (it always
-// included them), although the declarations below need fewer.
-#include <algorithm>
-#include <cmath>
+// Every test parses this header (up to six times), so it includes only what
+// its declarations need: no <functional>, <memory> or <random> (Callback,
+// the owning pointers and Rng's engine below stand in for them).
+#include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <functional>
-#include <memory>
-#include <random>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -183,15 +177,17 @@ bool same_bits(double a, double b);
 // standard, the conversion to [0, 1) is ours (std distributions are not).
 class Rng {
  public:
-  explicit Rng(unsigned seed) : g_(seed) {}
-  double u01() { return (static_cast<double>(g_()) + 0.5) / 4294967296.0; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * u01(); }
-  int integer(int lo, int hi) {  // inclusive
-    return lo + static_cast<int>(g_() % static_cast<std::uint32_t>(hi - lo + 1));
-  }
+  explicit Rng(unsigned seed);
+  Rng(const Rng& other);
+  Rng& operator=(const Rng& other);
+  ~Rng();
+  double u01();
+  double uniform(double lo, double hi);
+  int integer(int lo, int hi);  // inclusive
 
  private:
-  std::mt19937 g_;
+  struct Engine;    // std::mt19937 (check.cpp)
+  Engine* engine_;  // owned
 };
 
 namespace detail {
@@ -206,18 +202,57 @@ static const bool probe_mode_linked = probe_mode_built();
 #endif
 }  // namespace detail
 
+// A callable the checker keeps (the test's lambdas): what std::function
+// would do, for the few signatures the checker needs. Move-only; empty until
+// assigned.
+template <class Signature>
+class Callback;
+template <class R, class... A>
+class Callback<R(A...)> {
+ public:
+  Callback() = default;
+  template <class F, class = typename std::enable_if<!std::is_same<typename std::decay<F>::type, Callback>::value>::type>
+  Callback(F fn) : fn_(new Holder<F>(std::move(fn))) {}
+  Callback(Callback&& other) noexcept : fn_(other.fn_) { other.fn_ = nullptr; }
+  Callback& operator=(Callback&& other) noexcept {
+    std::swap(fn_, other.fn_);
+    return *this;
+  }
+  ~Callback() { delete fn_; }
+  explicit operator bool() const { return fn_ != nullptr; }
+  R operator()(A... a) const { return fn_->call(a...); }
+
+ private:
+  struct Base {
+    virtual ~Base() = default;
+    virtual R call(A... a) = 0;
+  };
+  template <class F>
+  struct Holder final : Base {
+    explicit Holder(F f) : fn(std::move(f)) {}
+    R call(A... a) override {
+      if constexpr (std::is_void<R>::value)
+        fn(a...);  // as std::function<void(...)>, drop what fn returns
+      else
+        return fn(a...);
+    }
+    F fn;
+  };
+  Base* fn_ = nullptr;
+};
+
 // The d_ buffers handed to the grad lambda: d.f64("W") for a double (or
 // double-element) parameter, d.f32("x") for a float one. The accessor's type
 // must match the registration; a mismatch or an unknown name stops the test.
 class Grads {
  public:
-  explicit Grads(std::vector<std::unique_ptr<detail::Param>>* ps) : ps_(ps) {}
+  explicit Grads(std::vector<detail::Param*>* ps) : ps_(ps) {}
   double* f64(const std::string& name);
   float* f32(const std::string& name);
 
  private:
   detail::Param& find(const std::string& name);
-  std::vector<std::unique_ptr<detail::Param>>* ps_;
+  std::vector<detail::Param*>* ps_;
 };
 
 // The tangents handed to the jvp lambda. For a pointer or array parameter
@@ -229,7 +264,7 @@ class Grads {
 // float) or an unknown name stops the test.
 class Tangents {
  public:
-  explicit Tangents(std::vector<std::unique_ptr<detail::Param>>* ps) : ps_(ps) {}
+  explicit Tangents(std::vector<detail::Param*>* ps) : ps_(ps) {}
   double* f64(const std::string& name);
   float* f32(const std::string& name);
   double s64(const std::string& name);
@@ -239,7 +274,7 @@ class Tangents {
   detail::Param* buffer(const std::string& name, bool want_float, const char* acc);
   detail::Param* value(const std::string& name, bool want_float, const char* acc);
   detail::Param& find(const std::string& name, bool want_float, const char* acc);
-  std::vector<std::unique_ptr<detail::Param>>* ps_;
+  std::vector<detail::Param*>* ps_;
 };
 
 class Checker {
@@ -278,7 +313,7 @@ class Checker {
   }
   // Replace the random seed of an inout parameter.
   void seed(const std::string& name, const std::vector<double>& values);
-  void on_reset(std::function<void()> fn);
+  void on_reset(Callback<void()> fn);
   // Use the float FD rule (step and tolerance) for every parameter.
   void float_precision();
   // Analytic values the gradient must match (in addition to FD).
@@ -286,15 +321,15 @@ class Checker {
 
   // ---- the kernel
   // Value kernels: primal returns f's value; grad calls f_grad and returns its value.
-  void primal(std::function<double()> fn);
-  void grad(std::function<double(Grads&)> fn);
+  void primal(Callback<double()> fn);
+  void grad(Callback<double(Grads&)> fn);
   // void kernels.
-  void primal_void(std::function<void()> fn);
-  void grad_void(std::function<void(Grads&)> fn);
+  void primal_void(Callback<void()> fn);
+  void grad_void(Callback<void(Grads&)> fn);
   // Optional forward mode: jvp calls f_jvp and returns its value (the
   // directional derivative); jvp_void for void kernels.
-  void jvp(std::function<double(Tangents&)> fn);
-  void jvp_void(std::function<void(Tangents&)> fn);
+  void jvp(Callback<double(Tangents&)> fn);
+  void jvp_void(Callback<void(Tangents&)> fn);
 
   // Runs every check; returns the number of failed checks of this checker.
   int run();
@@ -349,13 +384,13 @@ class Checker {
   Rng rng_;
   bool float_all_ = false;
   bool returns_value_ = true;
-  std::vector<std::unique_ptr<detail::Param>> params_;
+  std::vector<detail::Param*> params_;  // owned: ~Checker deletes them
   std::vector<std::vector<double>> prefill_;
-  std::vector<std::function<void()>> resets_;
+  std::vector<Callback<void()>> resets_;
   std::vector<Expect> expects_;
-  std::function<double()> primal_;
-  std::function<double(Grads&)> grad_;
-  std::function<double(Tangents&)> jvp_;
+  Callback<double()> primal_;
+  Callback<double(Grads&)> grad_;
+  Callback<double(Tangents&)> jvp_;
   bool jvp_returns_value_ = true;
   Rng tangent_rng_;  // the jvp directions; apart from rng_ so tests' own draws stay as they were
   // The FD gradient that replaces f_grad's in probe mode. Always declared, so
