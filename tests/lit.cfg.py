@@ -2,7 +2,11 @@
 # end-to-end numeric tests (tests/e2e). Every test runs the installed cgp-ad
 # (--param prefix=...), compiles what it wrote with the system compiler and
 # links it against the installed cgp_rt, as interface.md section 4 says.
+import fcntl
+import hashlib
 import os
+import shlex
+import subprocess
 import lit.formats
 
 config.name = "cgp-ad"
@@ -15,29 +19,88 @@ params = lit_config.params
 prefix = params.get("prefix")
 if not prefix:
     lit_config.fatal("run lit with --param prefix=<install prefix of cgp-ad>")
-config.test_exec_root = params.get("exec_root", os.path.join(prefix, "..", "lit-out"))
+config.test_exec_root = os.path.abspath(params.get("exec_root", os.path.join(prefix, "..", "lit-out")))
 
 cxx = params.get("cxx", "c++")
 llvm_tools = params.get("llvm_tools", "/usr/lib/llvm-19/bin")
 filecheck = params.get("filecheck", os.path.join(llvm_tools, "FileCheck"))
 here = os.path.dirname(os.path.abspath(__file__))
 
-cxxflags = "-std=c++17 -O2 -Wall -Wextra -I%s/include" % prefix
+warnflags = "-std=c++17 -O2 -Wall -Wextra"
+cxxflags = "%s -I%s/include" % (warnflags, prefix)
 ldflags = "-L%s/lib -lcgp_rt -lm" % prefix
 sanitize = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+
+
+# The e2e checker's definitions (tests/e2e/harness/check.cpp) are compiled
+# here once, not into every test: one object as %cxxflags builds tests and
+# one as %cxxflags %sanitize does, in <exec_root>/harness. Each is rebuilt
+# only when check.cpp, check.h or its compile command changed (a stamp beside
+# it holds a hash of those and of the compiler's --version). ctest runs the
+# lit, e2e and cuda suites at once with one exec root, each loading this
+# file, hence the lock and the objects written under temporary names.
+def build_harness_objects(source_dir, out_dir, objects):
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "build.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        compiler = shlex.split(cxx)
+        try:
+            version = subprocess.run(compiler + ["--version"], capture_output=True).stdout
+        except OSError as e:
+            lit_config.fatal("cannot run the C++ compiler %r: %s" % (cxx, e))
+        sources = b"".join(open(os.path.join(source_dir, name), "rb").read() for name in ("check.h", "check.cpp"))
+        pending = []
+        for name, flags in objects:
+            path = os.path.join(out_dir, name)
+            temp = "%s.%d.tmp" % (path, os.getpid())
+            command = compiler + shlex.split(flags) + ["-c", os.path.join(source_dir, "check.cpp"), "-o", temp]
+            stamp = hashlib.sha256(sources + version + " ".join(command[:-1]).encode()).hexdigest()
+            try:
+                with open(path + ".stamp") as f:
+                    if f.read() == stamp and os.path.exists(path):
+                        continue
+            except OSError:
+                pass
+            process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            pending.append((path, temp, stamp, command, process))
+        failures = []
+        for path, temp, stamp, command, process in pending:
+            output = process.communicate()[0].decode(errors="replace")
+            if process.returncode != 0:
+                failures.append("%s\n%s" % (" ".join(command), output))
+                if os.path.exists(temp):
+                    os.remove(temp)
+                continue
+            if output:
+                lit_config.warning("the e2e checker compiles with diagnostics:\n%s\n%s" % (" ".join(command), output))
+            os.replace(temp, path)
+            with open(path + ".stamp.tmp", "w") as f:
+                f.write(stamp)
+            os.replace(path + ".stamp.tmp", path + ".stamp")
+        if failures:
+            lit_config.fatal("cannot compile the e2e checker:\n" + "\n".join(failures))
+
+
+harness_dir = os.path.join(here, "e2e", "harness")
+harness_out = os.path.join(config.test_exec_root, "harness")
+build_harness_objects(harness_dir, harness_out,
+                      [("check-O2.o", warnflags), ("check-san.o", warnflags + " " + sanitize)])
+harness = "-I%s %s" % (harness_dir, os.path.join(harness_out, "check-O2.o"))
+san_harness = "-I%s %s" % (harness_dir, os.path.join(harness_out, "check-san.o"))
 
 config.substitutions.append(("%cgpad", os.path.join(prefix, "bin", "cgp-ad")))
 config.substitutions.append(("%cxxflags", cxxflags))
 config.substitutions.append(("%ldflags", ldflags))
 config.substitutions.append(("%sanitize", sanitize))
-config.substitutions.append(("%harness", "-I" + os.path.join(here, "e2e", "harness")))
+config.substitutions.append(("%san-harness", san_harness))
+config.substitutions.append(("%harness", harness))
 config.substitutions.append(("%cxx", cxx))
 config.substitutions.append(("%check-strategies", os.path.join(here, "utils", "check-strategies")))
 config.environment["CGPAD"] = os.path.join(prefix, "bin", "cgp-ad")
 config.environment["CXX"] = cxx
 config.environment["CXXFLAGS"] = cxxflags
 config.environment["LDFLAGS"] = ldflags
-config.environment["HARNESS"] = "-I" + os.path.join(here, "e2e", "harness")
+config.environment["HARNESS"] = harness
 config.substitutions.append(("%expect-exit", os.path.join(here, "utils", "expect-exit")))
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%not", os.path.join(llvm_tools, "not")))

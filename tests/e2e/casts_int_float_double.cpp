@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/casts_int_float_double.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/casts_int_float_double.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/casts_int_float_double.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 
@@ -35,6 +35,8 @@ float narrow_sum(const double* v, int n) {
 }
 
 #ifndef __CGP_AD__
+#include <cmath>
+
 #include "check.h"
 
 int main() {

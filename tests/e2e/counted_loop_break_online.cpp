@@ -9,7 +9,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/counted_loop_break_online.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/counted_loop_break_online.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/counted_loop_break_online.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 // RUN: %cgpad --memory-budget=2KiB %s -o %t/budget -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/budget/counted_loop_break_online.cgp.cpp -o %t/budget/run %ldflags

@@ -11,7 +11,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/custom_pullbacks.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/custom_pullbacks.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/custom_pullbacks.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 // RUN: grep -c "::gauss_cdf_pb(" %t/custom_pullbacks.cgp.cpp | grep -qv '^0$'
 // RUN: grep -q "::weighted_norm_pb(.*nullptr" %t/custom_pullbacks.cgp.cpp

@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/helper_matvec_pointer_offset.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/helper_matvec_pointer_offset.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/helper_matvec_pointer_offset.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 #include <cmath>

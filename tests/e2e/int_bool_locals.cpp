@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/int_bool_locals.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/int_bool_locals.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/int_bool_locals.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 
@@ -38,6 +38,8 @@ double int_bool_logic(const double* x, const int* bucket, int n, int stride) {
 }
 
 #ifndef __CGP_AD__
+#include <cmath>
+
 #include "check.h"
 
 int main() {

@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/kernel_linkage_namespace.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/kernel_linkage_namespace.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/kernel_linkage_namespace.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 #include <cgp/cgp.h>
 #include <cmath>

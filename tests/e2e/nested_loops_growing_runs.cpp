@@ -10,7 +10,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/nested_loops_growing_runs.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/nested_loops_growing_runs.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/nested_loops_growing_runs.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 // RUN: %cgpad --memory-budget=4KiB %s -o %t/budget -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/budget/nested_loops_growing_runs.cgp.cpp -o %t/budget/run %ldflags

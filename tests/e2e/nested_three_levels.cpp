@@ -12,7 +12,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
 // RUN: %cxx %cxxflags %harness %t/nested_three_levels.cgp.cpp -o %t/run %ldflags && %t/run
-// RUN: %cxx %cxxflags %sanitize %harness %t/nested_three_levels.cgp.cpp -o %t/run-san %ldflags && %t/run-san
+// RUN: %cxx %cxxflags %sanitize %san-harness %t/nested_three_levels.cgp.cpp -o %t/run-san %ldflags && %t/run-san
 // RUN: %check-strategies %s %t/strategies
 // RUN: %cgpad --memory-budget=4KiB --explain %s -o %t/budget -- -std=c++17 > %t/explain
 // RUN: FileCheck %s --check-prefix=PLAN < %t/explain
