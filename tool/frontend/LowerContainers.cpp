@@ -98,9 +98,14 @@ std::optional<int64_t> Lowering::fixedVectorSize(const clang::VarDecl *vd,
   const auto *fn = llvm::dyn_cast_or_null<clang::FunctionDecl>(vd->getParentFunctionOrMethod());
   if (!fn || !fn->getBody())
     return std::nullopt;
-  ResizedVectors resized(ctx_);
-  resized.TraverseStmt(fn->getBody());
-  if (resized.unknown || resized.named.count(vd))
+  auto known = resizedVectors_.find(fn);
+  if (known == resizedVectors_.end()) { // once per function
+    ResizedVectors scan(ctx_);
+    scan.TraverseStmt(fn->getBody());
+    known = resizedVectors_.emplace(fn, scan.unknown ? std::nullopt : std::optional(scan.named))
+                .first;
+  }
+  if (!known->second || known->second->count(vd))
     return std::nullopt;
   return count;
 }
@@ -175,8 +180,6 @@ ExprRef Lowering::containerSize(const clang::Expr *e) {
       return intLit(it->second, sizeType(ctx_));
     if (auto it = vars_.find(vd); it != vars_.end() && it->second->sizeVar)
       return varRef(it->second->sizeVar);
-    if (auto it = vars_.find(vd); it != vars_.end() && it->second->isArray())
-      return intLit(it->second->elementCount(), sizeType(ctx_)); // a reference to a fixed one
   }
   unsupported(e, "the size of this std::vector is not known here; use a std::vector parameter "
                  "or local variable");
@@ -513,57 +516,48 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
                                        "' is not supported; write std::vector<T> " + name +
                                        "(n), (n, value), (other) or {a, b, ...}");
   }
-  std::vector<StmtRef> out;
-  if (std::optional<int64_t> n = fixedVectorSize(vd, constantCount)) {
-    // Never resized and sized by a constant: an array, as a std::array
-    // would be (`v.size()` is the constant), filled each time the
-    // declaration runs.
-    Var v;
-    v.name = name;
-    v.elem = c.elem;
-    v.shape = Var::Array;
-    v.dims = {*n};
-    v.origin = Var::Local;
-    v.pos = pos;
-    Var *array = module_.newVar(v);
-    vars_[vd] = array;
-    fixedVectorSizes_[vd] = *n;
-    out.push_back(decl(array));
-    for (size_t i = 0; i < listed.size(); ++i)
-      out.push_back(assign(index(array, {intLit(static_cast<int64_t>(i))}),
-                           convert(lowerExpr(listed[i]), c.elem)));
-    if (valueAt)
-      out.push_back(elementLoop(array, intLit(*n), valueAt, pos));
-    StmtRef b = block(out);
-    b->pos = pos;
-    return b;
-  }
-  // Otherwise a buffer the function owns. Declared in a loop or a branch,
-  // it is sized again each time its declaration runs, like a resize: its
-  // storage is the function's, and the reverse sweep finds each run's
-  // elements where the tape put them back (a loop that sizes a vector is
-  // taped, not checkpointed).
-  Var *size = newLocal(name + "_size", sizeElem, pos);
+  // Never resized and sized by a constant, it is an array, as a std::array
+  // would be (`v.size()` is the constant). Otherwise a buffer the function
+  // owns. Declared in a loop or a branch, it is sized again each time its
+  // declaration runs, like a resize: its storage is the function's, and the
+  // reverse sweep finds each run's elements where the tape put them back (a
+  // loop that sizes a vector is taped, not checkpointed). Either is filled
+  // each time the declaration runs.
+  std::optional<int64_t> fixed = fixedVectorSize(vd, constantCount);
   Var v;
   v.name = name;
   v.elem = c.elem;
-  v.shape = Var::Pointer;
-  v.ownsStorage = true;
   v.origin = Var::Local;
   v.pos = pos;
-  v.sizeVar = size;
+  if (fixed) {
+    v.shape = Var::Array;
+    v.dims = {*fixed};
+  } else {
+    v.shape = Var::Pointer;
+    v.ownsStorage = true;
+    v.sizeVar = newLocal(name + "_size", sizeElem, pos);
+  }
   Var *data = module_.newVar(v);
   vars_[vd] = data;
-  out.push_back(decl(size, count));
-  out.push_back(decl(data));
-  out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
-                            {wholeVarRef(data), varRef(size)})));
-  out.push_back(refreshElements(data));
+  std::vector<StmtRef> out;
+  ExprRef length;
+  if (fixed) {
+    fixedVectorSizes_[vd] = *fixed;
+    out.push_back(decl(data));
+    length = intLit(*fixed);
+  } else {
+    out.push_back(decl(data->sizeVar, count));
+    out.push_back(decl(data));
+    out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
+                              {wholeVarRef(data), varRef(data->sizeVar)})));
+    out.push_back(refreshElements(data));
+    length = varRef(data->sizeVar);
+  }
   for (size_t i = 0; i < listed.size(); ++i)
     out.push_back(assign(index(data, {intLit(static_cast<int64_t>(i))}),
                          convert(lowerExpr(listed[i]), c.elem)));
   if (valueAt)
-    out.push_back(elementLoop(data, varRef(size), valueAt, pos));
+    out.push_back(elementLoop(data, length, valueAt, pos));
   StmtRef b = block(out);
   b->pos = pos;
   return b;

@@ -370,12 +370,7 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
     ExprRef cond = lowerCondition(is->getCond(), before);
     StmtRef thenBody = lowerStmt(is->getThen());
     StmtRef elseBody = is->getElse() ? lowerStmt(is->getElse()) : nullptr;
-    out = ifStmt(cond, thenBody, elseBody);
-    if (!before.empty()) {
-      out->pos = position(s->getBeginLoc());
-      before.push_back(out);
-      out = block(before);
-    }
+    out = afterCondition(std::move(before), ifStmt(cond, thenBody, elseBody), s->getBeginLoc());
     break;
   }
   case clang::Stmt::ForStmtClass: {
@@ -710,10 +705,15 @@ StmtRef Lowering::lowerSwitch(const clang::SwitchStmt *s) {
     appendFlat(sw->cases.back().body, lowered);
     open = false;
   }
+  return afterCondition(std::move(before), sw, s->getBeginLoc());
+}
+
+StmtRef Lowering::afterCondition(std::vector<StmtRef> before, StmtRef s,
+                                 clang::SourceLocation loc) {
   if (before.empty())
-    return sw;
-  sw->pos = position(s->getBeginLoc());
-  before.push_back(sw);
+    return s; // lowerStmt gives it its position
+  s->pos = position(loc);
+  before.push_back(s);
   return block(before);
 }
 

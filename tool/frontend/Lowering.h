@@ -84,6 +84,8 @@ private:
   /// The condition of an `if` or a `switch`, with the statements it needs
   /// appended to `before`.
   ExprRef lowerCondition(const clang::Expr *c, std::vector<StmtRef> &before);
+  /// `s` (at `loc`) with the statements its condition needs before it.
+  StmtRef afterCondition(std::vector<StmtRef> before, StmtRef s, clang::SourceLocation loc);
   StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
   /// A std::array's braced list is a list holding the list of its elements:
   /// that inner list (`l` itself for other lists).
@@ -427,6 +429,10 @@ private:
   std::map<const clang::VarDecl *, StructArray> structArrays_;
   /// std::vector locals lowered to arrays, and their sizes.
   std::map<const clang::VarDecl *, int64_t> fixedVectorSizes_;
+  /// Per function, the vector variables some statement resizes; nothing
+  /// where one resizes a vector reached through a reference or pointer.
+  std::map<const clang::FunctionDecl *, std::optional<std::set<const clang::VarDecl *>>>
+      resizedVectors_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered

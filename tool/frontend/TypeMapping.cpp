@@ -172,23 +172,25 @@ ScalarType sizeType(const clang::ASTContext &ctx) {
   return *scalarTypeOf(ctx.getSizeType(), ctx);
 }
 
-std::string globalName(const clang::NamedDecl *d) {
-  std::string name = "::" + d->getQualifiedNameAsString();
+namespace {
+/// `name` without the anonymous namespaces it names, which no code can spell.
+std::string withoutAnonymousNamespaces(std::string name) {
   const std::string anon = "(anonymous namespace)::";
   for (size_t at; (at = name.find(anon)) != std::string::npos;)
     name.erase(at, anon.size());
   return name;
 }
+} // namespace
+
+std::string globalName(const clang::NamedDecl *d) {
+  return withoutAnonymousNamespaces("::" + d->getQualifiedNameAsString());
+}
 
 std::string globalTypeName(clang::QualType t, const clang::ASTContext &ctx) {
   clang::PrintingPolicy policy(ctx.getLangOpts());
   policy.SuppressTagKeyword = true;
-  std::string name = clang::TypeName::getFullyQualifiedName(t.getUnqualifiedType(), ctx, policy,
-                                                            /*WithGlobalNsPrefix=*/true);
-  const std::string anon = "(anonymous namespace)::";
-  for (size_t at; (at = name.find(anon)) != std::string::npos;)
-    name.erase(at, anon.size());
-  return name;
+  return withoutAnonymousNamespaces(clang::TypeName::getFullyQualifiedName(
+      t.getUnqualifiedType(), ctx, policy, /*WithGlobalNsPrefix=*/true));
 }
 
 std::string templateArguments(const clang::FunctionDecl *fd, const clang::ASTContext &ctx) {
