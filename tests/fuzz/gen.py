@@ -13,7 +13,7 @@ ternaries and math functions on safe domains; and, drawn from a second
 stream (Gen.init_extras) so that seeds keep their kernels otherwise, local
 pointers and references, helpers and kernel parameters taking T& / const T&,
 template helpers, range-based for, enum class and constexpr helpers; from a third, structs;
-from a fourth, lambdas; from a fifth (Gen.init_containers), std::vector and std::array
+from a fourth, lambdas (passed to function templates too, as a seventh decides); from a fifth (Gen.init_containers), std::vector and std::array
 parameters, locals and helpers. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
@@ -211,23 +211,30 @@ class IntAsT(Node):
 
 
 class LCall(Node):
-    """A call of a lambda variable: name(args)."""
+    """A call of a lambda variable: name(args), or through a function template that takes the
+    lambda: via(name, args)."""
 
-    def __init__(self, name, args, mag=9.0):
-        self.name, self.args, self.mag = name, args, mag
+    def __init__(self, name, args, mag=9.0, via=None):
+        self.name, self.args, self.mag, self.via = name, args, mag, via
 
     def r(self, c):
+        if self.via:
+            return "%s(%s, %s)" % (self.via, self.name, ", ".join(a.r(c) for a in self.args))
         return "%s(%s)" % (self.name, ", ".join(a.r(c) for a in self.args))
 
 
 class LNow(Node):
-    """A lambda called where it is written: [&](T lx) { return e; }(arg)."""
+    """A lambda called where it is written: [&](T lx) { return e; }(arg), or written as the
+    argument of a function template that calls it: via([&](T lx) { return e; }, arg)."""
 
-    def __init__(self, ptype, e, arg):
-        self.ptype, self.e, self.arg = ptype, e, arg
+    def __init__(self, ptype, e, arg, via=None):
+        self.ptype, self.e, self.arg, self.via = ptype, e, arg, via
         self.mag = 9.0
 
     def r(self, c):
+        if self.via:
+            return "%s([&](%s lx) { return %s; }, %s)" % (self.via, self.ptype.r(c), self.e.r(c),
+                                                          self.arg.r(c))
         return "[&](%s lx) { return %s; }(%s)" % (self.ptype.r(c), self.e.r(c), self.arg.r(c))
 
 
@@ -1587,6 +1594,8 @@ class Gen:
     def prelude(self):
         """Lines before the helpers (also in main.cpp, before the kernel's declarations)."""
         out = self.struct_defs(self.T) if self.sdefs else []
+        if self.lpass:
+            out += self.lambda_templates()
         if self.xenum:
             out.append("enum class %s_E { A, B, C };" % self.name)
         if self.xconstexpr:
@@ -1637,11 +1646,41 @@ class Gen:
     # ones called where they are written, called once or in a loop. Every decision is drawn
     # from self.r4 (random.Random(seed * 15485863 + 29)) in alt(..., self.r4), with names of
     # their own (fl1, il2), so that the other three streams draw what they drew before.
+    # Whether a call goes through a function template that takes the lambda (by value, by
+    # `const F&`, by `F&&` passed on to another template: the prelude's kN_apply, kN_each,
+    # kN_twice) is drawn from self.r7 alone, so that the lambdas themselves stay as drawn.
     def init_lambdas(self):
         w = self.r4 = random.Random(self.seed * 15485863 + 29)
         self.lam = False
         self.lcounter = 0
         self.lrate = w.choice([0.0, 0.0, 0.1, 0.15, 0.25])  # chance of a lambda after a statement
+        self.r7 = random.Random(self.seed * 49979687 + 53)
+        self.lpass = self.lrate > 0 and self.r7.random() < 0.5  # lambdas passed to templates
+
+    def lvia(self, value=True):
+        """The function template a lambda call goes through (None: called directly)."""
+        if not self.lpass:
+            return None
+        if value:
+            return self.r7.choice([None, self.name + "_apply", self.name + "_twice"])
+        return self.r7.choice([None, self.name + "_each"])
+
+    def lcall(self, name, arg):
+        via = self.lvia()
+        return LCall(name, [arg], 13.5 if via and via.endswith("_twice") else 9.0, via)
+
+    def lambda_templates(self):
+        """The function templates that lambdas are passed to (generic in the value type)."""
+        n = self.name
+        return [
+            "template <class F, class V> V %s_apply(F f, V v) { return f(v); }" % n,
+            "template <class F, class V> void %s_each(const F &f, V v) {" % n,
+            "  f(v);",
+            "  f(v * V(0.5));",
+            "}",
+            "template <class F, class V> V %s_twice(F &&f, V v) {" % n,
+            "  return %s_apply(f, v) * V(0.5) + f(v * V(0.5));" % n,
+            "}"]
 
     def lambda_snippet(self, scope):
         with self.alt(self.r4.randint(1, 2), self.r4):
@@ -1687,7 +1726,7 @@ class Gen:
         own.fs = [("lx", VMAG, False)]
         e = self.squash_to(self.fexpr(own, self.r.randint(1, 3)), VMAG)
         out = [Line("auto %s = [](%s lx) { return %s; };", name, self.lparam(), e)]
-        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, self.lcall(name, self.larg(s))))
 
     def l_acc(self, sc):
         """auto fl = [&](T lx) { tgt += c * tanh(lx * e); }; fl(arg);"""
@@ -1698,14 +1737,14 @@ class Gen:
         e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(0, 2)))
         body = Spelled("%s += %s;", t, Bin("*", Lit(self.const(0.1, 0.4)), Math("tanh", [e], self.style(), 1.0)))
         out = [Line("auto %s = [&](%s lx) { %s };", name, self.lparam(cref=False), body)]
-        return out + self.lcalls(sc, lambda s: [Line("%s(%s);", name, self.larg(s))])
+        return out + self.lcalls(sc, lambda s: [Line("%s;", LCall(name, [self.larg(s)], via=self.lvia(False)))])
 
     def l_reads(self, sc):
         """auto fl = [&](T lx) { return lx * e; }; tgt += c * tanh(fl(arg));"""
         name = self.fresh("f")
         e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
         out = [Line("auto %s = [&](%s lx) { return %s; };", name, self.lparam(), e)]
-        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, self.lcall(name, self.larg(s))))
 
     def l_idx(self, sc):
         """auto fl = [&](int lk) { return a[lk] * e; }; for (...) tgt += c * tanh(fl(il));"""
@@ -1729,12 +1768,12 @@ class Gen:
         out = [Line("auto %s = [=](%s lx) { return %s; };", name, self.lparam(), e)]
         if self.chance(0.5):
             out += self.acc_line(sc, self.var_leaf(sc))  # a captured scalar may change here
-        return out + self.lcalls(sc, lambda s: self.acc_line(s, LCall(name, [self.larg(s)])))
+        return out + self.lcalls(sc, lambda s: self.acc_line(s, self.lcall(name, self.larg(s))))
 
     def l_now(self, sc):
         """tgt += c * tanh([&](T lx) { return lx * e; }(arg));"""
         e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
-        return self.acc_line(sc, LNow(self.lparam(), e, self.larg(sc)))
+        return self.acc_line(sc, LNow(self.lparam(), e, self.larg(sc), self.lvia()))
 
     # ---------------------------------------------------------------- containers
     # std::vector and std::array (a fifth stream): kernel parameters (`const std::vector<T>&`,

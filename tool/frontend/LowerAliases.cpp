@@ -270,9 +270,14 @@ std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
                                             std::vector<ExprRef> args) {
   if (const clang::FunctionDecl *def = callee->getDefinition())
     callee = def;
+  std::vector<std::pair<const clang::Expr *, const clang::ParmVarDecl *>> closures;
   for (unsigned i = 0; i < cxxArgs.size(); ++i) {
     const clang::Expr *arg = cxxArgs[i];
     const clang::ParmVarDecl *cxxParam = i < callee->getNumParams() ? callee->getParamDecl(i) : nullptr;
+    if (cxxParam && closureParams_.count(cxxParam)) {
+      closures.emplace_back(arg, cxxParam); // its captures come last
+      continue;
+    }
     if (cxxParam && lowerContainerArg(arg, cxxParam, args))
       continue; // a std::vector or std::array: its elements (and size)
     if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
@@ -309,6 +314,13 @@ std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
     // A scalar variable: through a one-element array, copied back after.
     args.push_back(referenceCopy(element->var, f, param, arg));
   }
+  size_t own = args.size();
+  for (auto [arg, cxxParam] : closures)
+    captureArgs(pendingClosures_.at(cxxParam), closureParams_.at(cxxParam), arg, f, args);
+  if (!closures.empty())
+    checkCaptureAliasing(f, args, own, [&](size_t) { return closures[0].first; },
+                         "'" + f->name + "', whose lambda argument captures it by reference, "
+                         "and which");
   checkConstReferenceArgs(loc, f, args);
   return args;
 }

@@ -539,7 +539,6 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee)
     unsupported(e, "indirect calls are not supported");
-  refuseLambdaArgs(e);
   if (ExprRef shuffle = lowerShuffle(e))
     return shuffle;
   refuseCudaCall(e);
@@ -548,6 +547,7 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
 
   auto custom = pullbacks_.find(callee->getCanonicalDecl());
   if (custom != pullbacks_.end()) {
+    refuseLambdaArgs(e);
     Function *f = lowerCustom(callee, custom->second);
     return call(f, resultType, lowerArgs(e, f));
   }
@@ -582,12 +582,14 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
     return opaque(globalName(callee) + templateArguments(callee, ctx_), resultType, args);
   }
   if (visible) {
+    prepareClosureArgs(e, def);
     Function *f = lowerFunction(def);
     return call(f, resultType, lowerArgs(e, f));
   }
 
   // A function without a body: allowed only on values that carry no
   // derivative, which the activity analysis checks.
+  refuseLambdaArgs(e);
   std::vector<ExprRef> args;
   for (unsigned i = 0; i < e->getNumArgs(); ++i) {
     if (e->getArg(i)->getType()->isPointerType() || e->getArg(i)->getType()->isArrayType())

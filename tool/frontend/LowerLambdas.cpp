@@ -164,11 +164,6 @@ bool mayChangeAfter(const clang::VarDecl *vd, const clang::LambdaExpr *le,
   return changes;
 }
 
-bool isLambdaType(clang::QualType t) {
-  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
-  return rd && rd->isLambda();
-}
-
 } // namespace
 
 std::string Lowering::displayName(const clang::FunctionDecl *fd) const {
@@ -178,9 +173,13 @@ std::string Lowering::displayName(const clang::FunctionDecl *fd) const {
 
 void Lowering::refuseLambdaArgs(const clang::CallExpr *e) {
   unsigned first = llvm::isa<clang::CXXOperatorCallExpr>(e) ? 1 : 0; // a lambda's own call
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  std::string to = first ? "another lambda" : "'" + callee->getQualifiedNameAsString() + "'";
   for (unsigned i = first; i < e->getNumArgs(); ++i)
     if (isLambdaType(e->getArg(i)->getType()))
-      unsupported(e->getArg(i), "passing a lambda to a function is not supported");
+      unsupported(e->getArg(i), "passing a lambda to " + to + " is not supported; lambdas can "
+                                "be passed to functions and methods whose body cgp-ad sees, "
+                                "other than lambdas and functions with a custom pullback");
 }
 
 StmtRef Lowering::lowerLambdaDecl(const clang::VarDecl *vd) {
@@ -308,40 +307,50 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
   // One parameter per captured variable (a struct: one per leaf), bound in
   // the body to the variable the lambda names; the enclosing function's
   // meaning of each is restored afterwards.
-  struct Saved {
-    const clang::VarDecl *var;
-    std::optional<Var *> var_;
-    std::optional<Alias> alias;
-    std::optional<RecordLocal> record;
+  captureParams_[op] = captureParams(l, {op->getBody()}, f);
+  std::vector<SavedBinding> saved = bindCaptures(captureParams_[op]);
+  try {
+    f->body = lowerStmt(op->getBody());
+  } catch (...) {
+    restoreBindings(saved);
+    throw;
+  }
+  restoreBindings(saved);
+  callStack_.pop_back();
+  return f;
+}
+
+std::vector<Lowering::CaptureParam>
+Lowering::captureParams(const Lambda &l, const std::vector<const clang::Stmt *> &bodies,
+                        Function *f) {
+  auto anyWrites = [&](const clang::VarDecl *vd) {
+    return std::any_of(bodies.begin(), bodies.end(),
+                       [&](const clang::Stmt *b) { return writes(b, vd); });
   };
-  std::vector<Saved> saved;
+  auto anyWritesThrough = [&](const clang::VarDecl *vd) {
+    return std::any_of(bodies.begin(), bodies.end(),
+                       [&](const clang::Stmt *b) { return writesThrough(b, vd); });
+  };
   std::vector<CaptureParam> params;
-  const clang::Stmt *body = op->getBody();
   for (const LambdaCapture &c : l.captures) {
     const clang::VarDecl *vd = c.var;
     std::string what = "'" + vd->getNameAsString() + "'";
-    Saved s{vd, {}, {}, {}};
-    if (auto it = vars_.find(vd); it != vars_.end())
-      s.var_ = it->second;
-    if (auto it = aliases_.find(vd); it != aliases_.end())
-      s.alias = it->second;
-    if (auto it = records_.find(vd); it != records_.end())
-      s.record = it->second;
-    saved.push_back(s);
+    auto outerVar = vars_.find(vd);
+    auto outerAlias = aliases_.find(vd);
+    const Alias *alias = outerAlias != aliases_.end() ? &outerAlias->second : nullptr;
     CaptureParam cp;
     cp.var = vd;
-    bool written = writes(body, vd);
-    if (s.record && !c.copy) {
+    bool written = anyWrites(vd);
+    if (records_.count(vd) && !c.copy) {
       clang::QualType t = vd->getType().getNonReferenceType().getUnqualifiedType();
       bool inOut = c.byReference && written;
       if (!inOut)
         t.addConst();
       if (c.byReference)
         t = ctx_.getLValueReferenceType(t);
-      RecordLocal leaves = splitRecordParam(vd->getNameAsString(), t, vd->getLocation(), f);
-      cp.params = leaves.vars();
+      cp.leaves = splitRecordParam(vd->getNameAsString(), t, vd->getLocation(), f);
+      cp.params = cp.leaves.vars();
       cp.record = true;
-      records_[vd] = leaves;
       params.push_back(cp);
       continue;
     }
@@ -349,26 +358,26 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
     v.name = vd->getNameAsString();
     v.origin = Var::Param;
     v.pos = position(vd->getLocation());
-    Var *outer = s.var_ ? *s.var_ : nullptr;
-    bool pointer = (s.alias && s.alias->offset) ||
-                   (!s.alias && outer && outer->isMemory() && !outer->isReference);
+    Var *outer = outerVar != vars_.end() ? outerVar->second : nullptr;
+    bool pointer = (alias && alias->offset) ||
+                   (!alias && outer && outer->isMemory() && !outer->isReference);
     if (c.copy && !pointer)
       outer = c.copy;
     if (pointer) {
-      Var *base = s.alias ? s.alias->base : outer;
+      Var *base = alias ? alias->base : outer;
       if (base->isArray() && base->dims.size() == 2)
-        unsupported(l.expr->getBeginLoc(), "the lambda '" + name + "' captures the "
+        unsupported(l.expr->getBeginLoc(), "the lambda '" + l.name + "' captures the "
                                            "two-dimensional array " + what + "; lambdas may "
                                            "capture one-dimensional arrays only");
       v.shape = Var::Pointer;
       v.elem = base->elem;
       // Read-only unless the body may write through it (or a copy it may change).
-      v.isConst = base->isConst || !writesThrough(body, vd) ||
+      v.isConst = base->isConst || !anyWritesThrough(vd) ||
                   (!c.byReference && base->isArray() && !l.expr->isMutable());
     } else {
-      if (!outer && !s.alias)
+      if (!outer && !alias)
         outer = varFor(vd, l.expr->getBeginLoc());
-      v.elem = s.alias && !c.copy ? s.alias->base->elem : outer->elem;
+      v.elem = alias && !c.copy ? alias->base->elem : outer->elem;
       // A mutable lambda's by-value scalars live in their copies (or
       // init-captures), which it changes from call to call.
       bool byReference = c.byReference || l.expr->isMutable();
@@ -382,83 +391,129 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
       }
     }
     v.paramIndex = static_cast<int>(f->params.size());
-    if (s.var_ && *s.var_)
-      v.sizeVar = (*s.var_)->sizeVar; // `v.size()` of a captured std::vector
+    if (outerVar != vars_.end() && outerVar->second)
+      v.sizeVar = outerVar->second->sizeVar; // `v.size()` of a captured std::vector
     Var *param = module_.newVar(v);
     f->params.push_back(param);
     cp.params = {param};
-    vars_[vd] = param;
-    aliases_.erase(vd);
-    records_.erase(vd);
     params.push_back(cp);
   }
-  captureParams_[op] = params;
-  auto restore = [&] {
-    for (const Saved &s : saved) {
-      vars_.erase(s.var);
-      if (s.var_)
-        vars_[s.var] = *s.var_;
-      if (s.alias)
-        aliases_[s.var] = *s.alias;
-      if (s.record)
-        records_[s.var] = *s.record;
+  return params;
+}
+
+std::vector<Lowering::SavedBinding>
+Lowering::bindCaptures(const std::vector<CaptureParam> &params) {
+  std::vector<SavedBinding> saved;
+  for (const CaptureParam &cp : params) {
+    const clang::VarDecl *vd = cp.var;
+    SavedBinding s{vd, {}, {}, {}};
+    if (auto it = vars_.find(vd); it != vars_.end())
+      s.var_ = it->second;
+    if (auto it = aliases_.find(vd); it != aliases_.end())
+      s.alias = it->second;
+    if (auto it = records_.find(vd); it != records_.end())
+      s.record = it->second;
+    saved.push_back(s);
+    if (cp.record) {
+      records_[vd] = cp.leaves;
+      continue;
     }
-  };
-  try {
-    f->body = lowerStmt(body);
-  } catch (...) {
-    restore();
-    throw;
+    vars_[vd] = cp.params[0];
+    aliases_.erase(vd);
+    records_.erase(vd);
   }
-  restore();
-  callStack_.pop_back();
-  return f;
+  return saved;
+}
+
+void Lowering::restoreBindings(const std::vector<SavedBinding> &saved) {
+  for (auto s = saved.rbegin(); s != saved.rend(); ++s) {
+    vars_.erase(s->var);
+    aliases_.erase(s->var);
+    records_.erase(s->var);
+    if (s->var_)
+      vars_[s->var] = *s->var_;
+    if (s->alias)
+      aliases_[s->var] = *s->alias;
+    if (s->record)
+      records_[s->var] = *s->record;
+  }
+}
+
+std::optional<Lowering::Lambda> Lowering::lambdaOf(const clang::Expr *object,
+                                                   const clang::Expr *use,
+                                                   const std::string &verb) {
+  // Past conversions, temporaries, copies of the closure and std::move or
+  // std::forward of it.
+  for (const clang::Expr *last = nullptr; object != last;) {
+    last = object;
+    object = object->IgnoreImplicit()->IgnoreParens();
+    if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(object))
+      object = temp->getSubExpr();
+    if (const auto *copy = llvm::dyn_cast<clang::CXXConstructExpr>(object);
+        copy && copy->getNumArgs() == 1 && isLambdaType(copy->getArg(0)->getType()))
+      object = copy->getArg(0);
+    if (const auto *c = llvm::dyn_cast<clang::CallExpr>(object); c && c->getNumArgs() == 1)
+      if (const clang::FunctionDecl *fd = c->getDirectCallee();
+          fd && fd->isInStdNamespace() && (fd->getName() == "move" || fd->getName() == "forward"))
+        object = c->getArg(0);
+  }
+  std::optional<Lambda> l;
+  if (const auto *le = llvm::dyn_cast<clang::LambdaExpr>(object)) {
+    // Written where it is used: created here, for this use.
+    std::vector<StmtRef> creation;
+    l = makeLambda(le, "lambda", creation);
+    if (!creation.empty()) {
+      if (!sideEffects_)
+        unsupported(use, "a lambda written inside a loop condition may not copy what it "
+                         "captures; declare it first");
+      appendAll(sideEffects_->before, creation);
+    }
+  } else if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(object)) {
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl()))
+      if (auto it = lambdas_.find(vd); it != lambdas_.end())
+        l = it->second;
+  }
+  if (l && !l->captures.empty() && l->definedIn != callStack_.back())
+    unsupported(use, verb + " the lambda '" + l->name + "', which captures variables, from inside "
+                         "another lambda; capture what it needs in that lambda instead, or make "
+                         "it a helper function");
+  return l;
 }
 
 ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
   refuseLambdaArgs(e);
-  const clang::Expr *object = e->getArg(0)->IgnoreImplicit()->IgnoreParens();
-  if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(object))
-    object = temp->getSubExpr()->IgnoreImplicit()->IgnoreParens();
-  Lambda made;
-  const Lambda *l = nullptr;
-  if (const auto *le = llvm::dyn_cast<clang::LambdaExpr>(object)) {
-    // Called where it is written: created here, for this call.
-    std::vector<StmtRef> creation;
-    made = makeLambda(le, "lambda", creation);
-    if (!creation.empty()) {
-      if (!sideEffects_)
-        unsupported(e, "a lambda called where it is written inside a loop condition may not copy "
-                       "what it captures; declare it first");
-      appendAll(sideEffects_->before, creation);
-    }
-    l = &made;
-  } else if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(object)) {
-    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl()))
-      if (auto it = lambdas_.find(vd); it != lambdas_.end())
-        l = &it->second;
-  }
-  if (!l)
+  std::optional<Lambda> made = lambdaOf(e->getArg(0), e, "calls");
+  if (!made)
     unsupported(e, "only a lambda held in a local variable, or called where it is written, can "
                    "be called");
-  if (!l->captures.empty() && l->definedIn != callStack_.back())
-    unsupported(e, "calls the lambda '" + l->name + "', which captures variables, from inside "
-                   "another lambda; capture what it needs in that lambda instead, or make it a "
-                   "helper function");
+  const Lambda *l = &*made;
   const auto *op = llvm::cast<clang::CXXMethodDecl>(e->getDirectCallee());
   if (const clang::FunctionDecl *def = op->getDefinition())
     op = llvm::cast<clang::CXXMethodDecl>(def);
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
   Function *f = lowerLambdaFunction(*l, op);
   std::vector<ExprRef> args = lowerArgs(e, f, {}, /*skip=*/1);
-  for (const CaptureParam &cp : captureParams_.at(op)) {
+  captureArgs(*l, captureParams_.at(op), e, f, args);
+  size_t own = args.size();
+  for (const CaptureParam &cp : captureParams_.at(op))
+    own -= cp.params.size();
+  checkCaptureAliasing(f, args, own, [&](size_t j) { return j < own ? e->getArg(j + 1) : e; },
+                       "the lambda '" + f->name + "', which captures it by reference and");
+  checkConstReferenceArgs(e->getBeginLoc(), f, args);
+  return call(f, resultType, args);
+}
+
+void Lowering::captureArgs(const Lambda &l, const std::vector<CaptureParam> &params,
+                           const clang::Expr *at, const Function *f,
+                           std::vector<ExprRef> &args) {
+  for (const CaptureParam &cp : params) {
     const LambdaCapture *c = nullptr;
-    for (const LambdaCapture &each : l->captures)
+    for (const LambdaCapture &each : l.captures)
       if (each.var == cp.var)
         c = &each;
     const clang::VarDecl *vd = cp.var;
     if (cp.record) {
-      viewArgs(viewOf(records_.at(vd)), e, f, cp.params, args);
+      viewArgs(viewOf(records_.at(vd)), at, f, cp.params, args);
       continue;
     }
     Var *param = cp.params[0];
@@ -468,7 +523,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
         args.push_back(address(alias->second.base,
                                varRef(c->copy ? c->copy : alias->second.offset)));
       else
-        args.push_back(address(varFor(vd, e->getBeginLoc()), intLit(0)));
+        args.push_back(address(varFor(vd, at->getBeginLoc()), intLit(0)));
       continue;
     }
     // A scalar: the copy, the element a reference stands for, or the variable.
@@ -477,7 +532,7 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
       place = varRef(c->copy);
     else if (alias != aliases_.end())
       place = aliasElement(alias->second);
-    else if (Var *v = varFor(vd, e->getBeginLoc()); v->isReference && v->isPointer())
+    else if (Var *v = varFor(vd, at->getBeginLoc()); v->isReference && v->isPointer())
       place = index(v, {intLit(0)});
     else
       place = varRef(v);
@@ -486,31 +541,30 @@ ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
     } else if (place->kind == ExprKind::Index) {
       args.push_back(referenceArgument(elementAddress(place)));
     } else {
-      args.push_back(referenceCopy(place->var, f, param, e));
+      args.push_back(referenceCopy(place->var, f, param, at));
     }
   }
-  // A variable the lambda reads through a capture by reference is passed by
-  // value: exact unless the call also lets the lambda change it.
-  size_t own = f->params.size();
-  for (auto it = captureParams_.at(op).rbegin(); it != captureParams_.at(op).rend(); ++it)
-    own -= it->params.size();
-  for (size_t i = own; i < args.size(); ++i) {
+}
+
+void Lowering::checkCaptureAliasing(const Function *f, const std::vector<ExprRef> &args,
+                                    size_t captures,
+                                    const std::function<const clang::Expr *(size_t)> &argAt,
+                                    const std::string &who) {
+  // A variable a lambda reads through a capture by reference is passed by
+  // value: exact unless the call also lets something change it.
+  for (size_t i = captures; i < args.size(); ++i) {
     const Var *param = f->params[i];
     if (!param->isReference || param->isMemory() || !args[i]->var)
       continue;
     bool copiedBack = sideEffects_ && std::count(sideEffects_->copiedBack.begin(),
                                                  sideEffects_->copiedBack.end(), args[i]->var);
-    for (size_t j = 0; j < own; ++j)
-      if (f->params[j]->isMemory() && !f->params[j]->isConst &&
+    for (size_t j = 0; j < args.size(); ++j)
+      if (j != i && f->params[j]->isMemory() && !f->params[j]->isConst &&
           (args[j]->var == args[i]->var || (copiedBack && f->params[j]->isReference)))
-        unsupported(e->getArg(j + 1), "passes '" + args[i]->var->name + "' to the lambda '" +
-                                          f->name + "', which captures it by reference and "
-                                          "could change it through its parameter '" +
-                                          f->params[j]->name + "'; this aliasing is not "
-                                          "supported");
+        unsupported(argAt(j), "passes '" + args[i]->var->name + "' to " + who +
+                                  " could change it through its parameter '" +
+                                  f->params[j]->name + "'; this aliasing is not supported");
   }
-  checkConstReferenceArgs(e->getBeginLoc(), f, args);
-  return call(f, resultType, args);
 }
 
 ExprRef Lowering::outerConstant(const clang::DeclRefExpr *e) {

@@ -454,7 +454,7 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
   if (!def || !def->hasBody() || ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
     unsupported(e, "calls of member functions are supported only for methods of your own "
                    "structs whose body cgp-ad sees");
-  refuseLambdaArgs(e);
+  prepareClosureArgs(e, def);
   return lowerUserCall(e, scalarType(e->getType(), e->getBeginLoc()), nullptr);
 }
 

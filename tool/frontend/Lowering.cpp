@@ -193,8 +193,13 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     f->returnType = scalarType(ret, fd->getLocation());
   }
 
+  std::vector<const clang::ParmVarDecl *> closures; // lambdas passed in
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
+    if (isLambdaType(p->getType())) {
+      closures.push_back(p);
+      continue;
+    }
     std::string containerProblem;
     if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
       lowerContainerParam(p, *c, f);
@@ -230,6 +235,8 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     vars_[p] = var;
     f->params.push_back(var);
   }
+  if (!closures.empty()) // what the lambdas capture
+    lowerClosureParams(fd, closures, f);
   if (structResult) // the result's members, by reference, last
     resultRecords_[fd] = splitRecordParam("ret", ctx_.getLValueReferenceType(ret.getUnqualifiedType()),
                                           fd->getLocation(), f);
@@ -311,6 +318,13 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   // Registered before the body so that a recursive call finds the cycle
   // through callStack_, and repeated calls reuse this function.
   lowered_[fd] = f;
+  // Inside the body, what the lambdas passed in capture means the
+  // parameters that stand for it.
+  struct Rebound {
+    Lowering &l;
+    std::vector<SavedBinding> saved;
+    ~Rebound() { l.restoreBindings(saved); }
+  } rebound{*this, bindCaptures(closureCaptures(fd))};
   if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
     std::vector<StmtRef> stmts;
     lowerMemberInits(ctor, stmts); // then its body

@@ -387,9 +387,60 @@ private:
     const clang::VarDecl *var = nullptr;
     std::vector<Var *> params;
     bool record = false;
+    RecordLocal leaves; // a struct's
   };
   ExprRef lowerLambdaCall(const clang::CXXOperatorCallExpr *e);
+  /// The lambda `object` is (a local, one written there, a closure
+  /// parameter), its creation statements placed before `use`, which `verb`s
+  /// it ("calls", "passes"); nothing for any other expression.
+  std::optional<Lambda> lambdaOf(const clang::Expr *object, const clang::Expr *use,
+                                 const std::string &verb);
   Function *lowerLambdaFunction(const Lambda &l, const clang::CXXMethodDecl *op);
+  /// The parameters of `f` that stand for the variables `l` captures, made
+  /// for the call operators whose bodies are `bodies` (a variable any of
+  /// them writes is taken by reference), appended to `f`'s.
+  std::vector<CaptureParam> captureParams(const Lambda &l,
+                                          const std::vector<const clang::Stmt *> &bodies,
+                                          Function *f);
+  /// What a captured variable meant before bindCaptures rebound it.
+  struct SavedBinding {
+    const clang::VarDecl *var;
+    std::optional<Var *> var_;
+    std::optional<Alias> alias;
+    std::optional<RecordLocal> record;
+  };
+  /// Makes each captured variable of `params` mean its parameter, for the
+  /// body of the function that has them; returns what to restore after.
+  std::vector<SavedBinding> bindCaptures(const std::vector<CaptureParam> &params);
+  void restoreBindings(const std::vector<SavedBinding> &saved);
+  /// Appends to `args` what a call at `at` passes for the capture
+  /// parameters `params` of `f`: the variables `l` captures, as the caller
+  /// sees them (their copies, the elements references stand for).
+  void captureArgs(const Lambda &l, const std::vector<CaptureParam> &params,
+                   const clang::Expr *at, const Function *f, std::vector<ExprRef> &args);
+  /// Refuses a call of `f` whose capture arguments (`args` from `captures`
+  /// on) pass by value a variable that another argument lets `f` change;
+  /// `argAt(j)` is where the j-th argument is written, `who` names `f`.
+  void checkCaptureAliasing(const Function *f, const std::vector<ExprRef> &args,
+                            size_t captures,
+                            const std::function<const clang::Expr *(size_t)> &argAt,
+                            const std::string &who);
+
+  // Lambdas passed to functions (LowerClosureArgs.cpp): the callee's
+  // instantiation is a helper without the closure parameter, taking the
+  // lambda's captures instead, and calling the lambda's helper.
+  /// For a call of the visible function `def`: the lambdas its closure
+  /// parameters receive, for lowerSignature and lowerArgList.
+  void prepareClosureArgs(const clang::CallExpr *e, const clang::FunctionDecl *def);
+  /// lowerSignature's part for the closure parameters `closures` of `fd`.
+  void lowerClosureParams(const clang::FunctionDecl *fd,
+                          const std::vector<const clang::ParmVarDecl *> &closures, Function *f);
+  /// The capture parameters of all of `fd`'s closure parameters.
+  std::vector<CaptureParam> closureCaptures(const clang::FunctionDecl *fd) const;
+  /// The lambdas the pending call passes, by the callee's parameter.
+  std::map<const clang::ParmVarDecl *, Lambda> pendingClosures_;
+  /// A closure parameter's capture parameters (its function's, appended).
+  std::map<const clang::ParmVarDecl *, std::vector<CaptureParam>> closureParams_;
   /// The name of `fd` in messages (a lambda's helper name).
   std::string displayName(const clang::FunctionDecl *fd) const;
   /// A use, inside a lambda, of a constant of the enclosing function that

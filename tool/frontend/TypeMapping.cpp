@@ -182,6 +182,11 @@ std::string withoutAnonymousNamespaces(std::string name) {
 }
 } // namespace
 
+bool isLambdaType(clang::QualType t) {
+  const auto *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && rd->isLambda();
+}
+
 std::string globalName(const clang::NamedDecl *d) {
   return withoutAnonymousNamespaces("::" + d->getQualifiedNameAsString());
 }

@@ -60,6 +60,9 @@ struct RecordLeaf {
 std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
                           std::vector<RecordLeaf> &out);
 
+/// True for a lambda's closure type (references and const looked through).
+bool isLambdaType(clang::QualType t);
+
 /// The name that reaches `d` from anywhere in the translation unit:
 /// "::ns::name", leaving out anonymous namespaces.
 std::string globalName(const clang::NamedDecl *d);

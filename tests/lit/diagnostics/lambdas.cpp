@@ -1,5 +1,8 @@
 // Lambdas that cgp-ad refuses, each with an error naming the kernel and the
-// construct: a lambda passed to a function, returned by one, stored in a
+// construct: a lambda passed to a function whose body cgp-ad cannot see, to
+// another lambda or to a constructor, a capturing lambda passed on from inside
+// another lambda, a variable a passed lambda captures that the callee may
+// also change through a reference, a lambda returned by a function, stored in a
 // struct, copied or referred to, capturing 'this', an array captured by value
 // that changes later, a mutable lambda's struct, a capturing lambda called
 // from inside another lambda, a two-dimensional array captured, a variable
@@ -7,6 +10,10 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPASS 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTO_LAMBDA 2>&1 | FileCheck %s --check-prefix=TO_LAMBDA
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTO_CONSTRUCTOR 2>&1 | FileCheck %s --check-prefix=TO_CONSTRUCTOR
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPASS_INNER 2>&1 | FileCheck %s --check-prefix=PASS_INNER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPASS_ALIASED 2>&1 | FileCheck %s --check-prefix=PASS_ALIASED
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRETURNED 2>&1 | FileCheck %s --check-prefix=RETURNED
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTORED 2>&1 | FileCheck %s --check-prefix=STORED
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOPY 2>&1 | FileCheck %s --check-prefix=COPY
@@ -21,12 +28,54 @@
 #include <cgp/cgp.h>
 
 #ifdef PASS
-double apply(double (*f)(double), double x);
-template <class F> double twice(F f, double x) { return f(f(x)); }
+#include <numeric>
+CGP_GRAD(x) double k(double x) {
+  double a[3] = {x, 2 * x, 1.0};
+  return std::accumulate(a, a + 3, 0.0, [](double s, double v) { return s + v * v; });
+  // PASS: lambdas.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': passing a lambda to 'std::accumulate' is not supported; lambdas can be passed to functions and methods whose body cgp-ad sees, other than lambdas and functions with a custom pullback
+}
+#endif
+
+#ifdef TO_LAMBDA
 CGP_GRAD(x) double k(double x) {
   auto sq = [](double v) { return v * v; };
-  return twice(sq, x);
-  // PASS: lambdas.cpp:[[@LINE-1]]:16: error: cannot differentiate 'k': passing a lambda to a function is not supported
+  auto apply = [](auto f, double v) { return f(v); };
+  return apply(sq, x);
+  // TO_LAMBDA: lambdas.cpp:[[@LINE-1]]:16: error: cannot differentiate 'k': passing a lambda to another lambda is not supported; lambdas can be passed to functions and methods whose body cgp-ad sees, other than lambdas and functions with a custom pullback
+}
+#endif
+
+#ifdef TO_CONSTRUCTOR
+struct Scaled {
+  double v;
+  template <class F> Scaled(F f, double x) : v(f(x)) {}
+  // TO_CONSTRUCTOR: lambdas.cpp:[[@LINE-1]]:31: error: cannot differentiate 'k': in 'Scaled' (called from 'k'): parameter 'f' is a lambda; lambdas can be passed to functions and methods, not to constructors or operators
+};
+CGP_GRAD(x) double k(double x) {
+  auto sq = [](double v) { return v * v; };
+  Scaled s(sq, x);
+  return s.v;
+}
+#endif
+
+#ifdef PASS_INNER
+template <class F> double at(F f, double v) { return f(v); }
+CGP_GRAD(x) double k(double x) {
+  double s = x;
+  auto f = [&](double v) { return v * s; };
+  auto g = [&](double v) { return at(f, v) + 1.0; };
+  // PASS_INNER: lambdas.cpp:[[@LINE-1]]:35: error: cannot differentiate 'k': in 'k_g' (called from 'k'): passes the lambda 'k_f', which captures variables, from inside another lambda; capture what it needs in that lambda instead, or make it a helper function
+  return g(x);
+}
+#endif
+
+#ifdef PASS_ALIASED
+template <class F> void bump(double &v, F f) { v += f(); v += f(); }
+CGP_GRAD(x) double k(double x) {
+  double s = x;
+  bump(s, [&] { return s; });
+  // PASS_ALIASED: lambdas.cpp:[[@LINE-1]]:11: error: cannot differentiate 'k': passes 's' to 'bump', whose lambda argument captures it by reference, and which could change it through its parameter 'v'; this aliasing is not supported
+  return s;
 }
 #endif
 
