@@ -13,7 +13,8 @@ ternaries and math functions on safe domains; and, drawn from a second
 stream (Gen.init_extras) so that seeds keep their kernels otherwise, local
 pointers and references, helpers and kernel parameters taking T& / const T&,
 template helpers, range-based for, enum class and constexpr helpers; from a third, structs;
-from a fourth, lambdas (passed to function templates too, as a seventh decides); from a fifth (Gen.init_containers), std::vector and std::array
+from a fourth, lambdas (passed to function templates too, as a seventh decides; an eighth makes
+kernels templates); from a fifth (Gen.init_containers), std::vector and std::array
 parameters, locals and helpers. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
@@ -468,6 +469,7 @@ class Gen:
         self.init_structs()
         self.init_lambdas()
         self.init_containers()
+        self.init_template_kernel()
 
     # -- small utilities
     def fresh(self, base):
@@ -1639,6 +1641,17 @@ class Gen:
         # kernels without them keep the code they had (seeds whose r6 says no draw nothing more).
         z6 = self.r6 = random.Random(self.seed * 32452843 + 41)
         self.sops = self.sdefs and z6.random() < 0.6
+
+    # ---------------------------------------------------------------- template kernels
+    # An eighth stream, random.Random(seed * 67867967 + 59), makes about 30% of the kernels a
+    # function template `template <int Z>` with the explicit instantiation kN<1>; Z is one of
+    # the kernel's integer values (scope.ints), a constant 1 in the twins. Only kernels it
+    # makes templates change.
+    def init_template_kernel(self):
+        self.ktmpl = random.Random(self.seed * 67867967 + 59).random() < 0.3
+
+    def template_args(self):
+        return "<1>" if self.ktmpl else ""
 
     # ---------------------------------------------------------------- lambdas
     # Lambdas in the kernel (not in helpers): captureless ones, `[&]` ones that read the
@@ -2865,6 +2878,8 @@ class Gen:
                 scope.fs.append((name, 1.0, self.chance(0.2)))
             elif kind == "sel":
                 self.sel_param = FArr(name, [info], False, True)
+        if self.ktmpl:
+            scope.ints.append(IVar("Z", 1, 1))
         # wrt: io always; others by chance
         floating = [p for p in params if p[0] in ("in", "T", "out")]
         grad_all = self.chance(0.25)
@@ -2977,12 +2992,20 @@ class Gen:
         out += self.struct_helpers(c)
         for hd in self.helper_defs + self.xhelper_defs + self.chelper_defs:
             out += self.render_helper(hd, c)
+        if marked and self.ktmpl:
+            out.append("template <int Z>")
         if marked:
             out.append("CGP_GRAD(%s)" % ("" if self.grad_all else ", ".join(self.wrt)))
         out.append(self.signature(c, self.name + c.suffix) + " {")
+        if self.ktmpl and not marked:
+            out.append("  [[maybe_unused]] constexpr int Z = 1;")
         for s in self.body:
             out += s.lines(c, "  ")
         out.append("}")
+        if marked and self.ktmpl:
+            ret = "void" if self.fn_ret == "void" else c.T
+            ps = ", ".join(self.pdecl(k, n, info, c.T) for k, n, info in self.params)
+            out.append("template %s %s<1>(%s);" % (ret, self.name, ps))
         return out
 
     def kernel_source(self):
@@ -3010,6 +3033,9 @@ class Gen:
         ps += ["%s* d_%s" % (self.stype(st, c.T) if k in ("scref", "sval", "sref") else
                              self.ctype(k, c.T) if k in CKINDS else c.T, n)
                for k, n, st in self.params if n in self.wrt]
+        if self.ktmpl:  # the primary template, and the specialisation the case calls
+            return "template <int Z> %s %s_grad(%s);\ntemplate <> %s %s_grad<1>(%s);" % (
+                ret, self.name, ", ".join(ps), ret, self.name, ", ".join(ps))
         return "%s %s_grad(%s);" % (ret, self.name, ", ".join(ps))
 
     def case_source(self):
@@ -3095,17 +3121,17 @@ class Gen:
             else:
                 body = pre + ["%s;" % c] + post + ["return 0.0;"]
             return " ".join(body)
-        lines.append("  c.primal = [&](fz::Bufs& b) { %s };" % call(self.name, own))
+        lines.append("  c.primal = [&](fz::Bufs& b) { %s };" % call(self.name + self.template_args(), own))
         lines.append("  c.twin = [&](fz::Bufs& b) { %s };" % call(self.name + "_tr", own))
         if fl:
             lines.append("  c.twin_d = [&](fz::Bufs& b) { %s };" % call(self.name + "_trd", True))
-        lines.append("  c.grad = [&](fz::Bufs& b, fz::Bufs& g) { %s };" % call(self.name + "_grad", own, True))
+        lines.append("  c.grad = [&](fz::Bufs& b, fz::Bufs& g) { %s };" % call(self.name + "_grad" + self.template_args(), own, True))
         lines.append("  c.run();")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
     def primal_decl(self):
-        return self.signature(Ctx(self.T, False, ""), self.name) + ";"
+        return ("template <int Z> " if self.ktmpl else "") + self.signature(Ctx(self.T, False, ""), self.name) + ";"
 
 
 def is_const(e):
