@@ -1,10 +1,13 @@
-// Conditions of `if` and `switch` that need statements of their own: struct
-// temporaries (`(a - b).norm() < r`, a helper returning a struct), an
-// increment (`p[k++]`) and a call that takes a local by reference (its
-// value copied back after the call). The statements run before the `if` or
-// `switch`; where some must run after the condition is evaluated (the
-// increment, the copy back), the condition's value is kept in a local first.
-// Under every plan and budget, the same bits; forward mode too.
+// Conditions that need statements of their own: struct temporaries
+// (`(a - b).norm() < r`, a helper returning a struct), increments (`p[k++]`,
+// `while (i++ < n)`, `while (--m >= 0)`) and a call that takes a local by
+// reference (its value copied back after the call). In an `if` or `switch`
+// the statements run before it; where some must run after the condition is
+// evaluated (the increment, the copy back), its value is kept in a local
+// first. A `while` or `for` loop tests such a condition at the top of its
+// body (`continue` goes there too), a `do ... while` at the end of its body;
+// a lambda's loop too. Under every plan and budget, the same bits; forward
+// mode too.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -69,6 +72,50 @@ double pairs(const double* p, int n, double r) {
 // CHECK-NEXT: w = bump_a[0];
 // CHECK-NEXT: if (condition_1) {
 
+CGP_GRAD(p, r)
+CGP_JVP(p, r)
+double loops(const double* p, int n, double r) {
+  double s = 0.0;
+  int i = 0;
+  while (i++ < n)
+    s += p[i - 1] * r;
+  int m = n;
+  while (--m >= 0) {
+    if (p[m] > 0.45)
+      continue;
+    s += std::sin(p[m]) * s * 0.1;
+  }
+  double w = r;
+  for (int k = 0; bump(w) < 2.1 && k < 8; ++k)
+    s += w * p[k % n];
+  Vec3 a = at(p, 0);
+  int steps = 0;
+  do {
+    a.x *= 0.5;
+    a.y *= 0.5;
+    a.z *= 0.5;
+    s += a.x * r;
+    ++steps;
+  } while ((a - at(p, 1)).norm() > 0.3 && steps < 6);
+  auto tail = [&](int from) {
+    double t = 0.0;
+    int j = from;
+    while (j++ < n)
+      t += p[j - 1] * p[j - 1];
+    return t;
+  };
+  return s + tail(1) * r;
+}
+// CHECK-LABEL: loops_grad(
+// CHECK: // forward sweep: the kernel
+// CHECK: while (!break_loop1) {
+// CHECK: condition = i < n;
+// CHECK-NEXT: ++i;
+// CHECK-NEXT: if (!condition) {
+// CHECK-NEXT: break_loop1 = true;
+// CHECK: --m;
+// CHECK-NEXT: if (!(m >= 0)) {
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -82,6 +129,13 @@ int main() {
   c.grad([&](cgp_test::Grads& d) { return pairs_grad(p.data(), 4, r, d.f64("p"), d.f64("r")); });
   c.jvp([&](cgp_test::Tangents& t) { return pairs_jvp(p.data(), 4, r, t.f64("p"), t.s64("r")); });
   c.run();
+  cgp_test::Checker l("loops: increments, a call by reference and a struct temporary in loop conditions");
+  std::vector<double>& q = l.in("p", {0.1, 0.2, -0.3, 0.5, -0.4, 0.6, -0.7, 0.3, 0.2, 0.9, 0.8, -0.5});
+  double& rl = l.scalar("r", 1.2);
+  l.primal([&] { return loops(q.data(), 4, rl); });
+  l.grad([&](cgp_test::Grads& d) { return loops_grad(q.data(), 4, rl, d.f64("p"), d.f64("r")); });
+  l.jvp([&](cgp_test::Tangents& t) { return loops_jvp(q.data(), 4, rl, t.f64("p"), t.s64("r")); });
+  l.run();
   return cgp_test::finish();
 }
 #endif

@@ -236,7 +236,7 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
                                 const clang::Expr *arg) {
   if (!sideEffects_)
     unsupported(arg, "passing '" + x->name + "' by reference to '" + f->name +
-                         "' inside a loop condition is not supported; call it in a statement of its "
+                         "' is not supported here; call it in a statement of its "
                          "own");
   for (Var *other : sideEffects_->copiedBack)
     if (other == x)

@@ -388,7 +388,7 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
       // *p++, *--p: the element at the offset before (after) the move.
       if (const Alias *p = pointerAlias(step->getSubExpr())) {
         if (!sideEffects_)
-          unsupported(e, "'++' and '--' inside a loop condition are not supported; write them as "
+          unsupported(e, "'++' and '--' are not supported here; write them as "
                          "their own statement");
         StmtRef move = assign(varRef(p->offset), intLit(1, p->offset->elem),
                               step->isIncrementOp() ? AssignOp::Add : AssignOp::Sub);
@@ -414,7 +414,7 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
   case clang::UO_PreDec:
   case clang::UO_PostDec: {
     if (!sideEffects_)
-      unsupported(e, "'++' and '--' inside a loop condition are not supported; write them as "
+      unsupported(e, "'++' and '--' are not supported here; write them as "
                      "their own statement");
     ExprRef lhs = lowerLValue(e->getSubExpr());
     if (lhs->type.kind == ScalarType::Bool)

@@ -294,6 +294,7 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
   int n = ++lambdaNameCount_[l.name];
   std::string name = n == 1 ? l.name : l.name + "_" + std::to_string(n);
   lambdaNames_[op] = name;
+  OwnStatements own(*this);
   callStack_.push_back(op);
   Function *f = lowerSignature(op);
   f->name = name;
@@ -464,7 +465,7 @@ std::optional<Lowering::Lambda> Lowering::lambdaOf(const clang::Expr *object,
     l = makeLambda(le, "lambda", creation);
     if (!creation.empty()) {
       if (!sideEffects_)
-        unsupported(use, "a lambda written inside a loop condition may not copy what it "
+        unsupported(use, "a lambda written here may not copy what it "
                          "captures; declare it first");
       appendAll(sideEffects_->before, creation);
     }

@@ -160,8 +160,8 @@ Lowering::RecordView Lowering::structValue(const clang::Expr *e) {
   if (!value)
     return recordView(e);
   if (!sideEffects_)
-    unsupported(e, "a struct made by a call, a constructor or braces inside a loop condition is "
-                   "not supported; make it a local first");
+    unsupported(e, "a struct made by a call, a constructor or braces is not supported here; "
+                   "make it a local first");
   if (lazy_)
     unsupported(e, "a struct made by a call, a constructor or braces on a side of '&&', '||' "
                    "or '?:' that may not run is not supported; make it a local first");

@@ -3,9 +3,12 @@
 // Statements map one to one onto IR statements, except: ++/-- and compound
 // assignments whose arithmetic type differs from the variable's become plain
 // assignments with the conversions spelled out; array initialisers become
-// element assignments; `[[fallthrough]];` and `;` disappear. Control flow
-// (break, continue, return, switch) stays as written; a later pass rewrites
-// it into the form the reverse transform wants.
+// element assignments; `[[fallthrough]];` and `;` disappear; a loop whose
+// condition needs statements (`i++ < n`, a struct temporary) tests it at the
+// top of its body (`while (true) { ...; if (!c) break; ... }`), at the end
+// for `do ... while`. Control flow (break, continue, return, switch) stays
+// as written; a later pass rewrites it into the form the reverse transform
+// wants.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
@@ -17,6 +20,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+
+#include <tuple>
 
 namespace cgp {
 namespace {
@@ -300,19 +305,7 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   if (fd->isVariadic())
     unsupported(fd->getLocation(), "variadic functions are not supported");
 
-  // The callee's statements are its own: nothing they need runs around
-  // the caller's statement that made the call.
-  struct Restore {
-    Lowering &l;
-    SideEffects *effects;
-    int lazy;
-    ~Restore() {
-      l.sideEffects_ = effects;
-      l.lazy_ = lazy;
-    }
-  } restore{*this, sideEffects_, lazy_};
-  sideEffects_ = nullptr;
-  lazy_ = 0;
+  OwnStatements own(*this);
   callStack_.push_back(fd);
   Function *f = lowerSignature(fd);
   // Registered before the body so that a recursive call finds the cycle
@@ -396,7 +389,8 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
       init = init->stmts[0];
     if (init && init->kind == StmtKind::Block && init->stmts.empty())
       init = nullptr;
-    ExprRef cond = fs->getCond() ? lowerExpr(fs->getCond()) : boolLit(true);
+    std::vector<StmtRef> before;
+    ExprRef cond = fs->getCond() ? lowerCondition(fs->getCond(), before) : boolLit(true);
     StmtRef step = fs->getInc() ? lowerExprStmt(fs->getInc()) : nullptr;
     if (step && step->kind == StmtKind::Block) {
       if (!step->stmts.empty())
@@ -404,6 +398,8 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
       step = nullptr;
     }
     StmtRef body = lowerStmt(fs->getBody());
+    if (!before.empty()) // `for (...; i++ < n; ...)`: the condition tested in the body
+      std::tie(cond, body) = conditionInBody(std::move(before), cond, body);
     if (init && init->kind == StmtKind::Block) {
       // Several declarations in the init: keep them before the loop.
       StmtRef loop = forStmt(nullptr, cond, step, body);
@@ -418,14 +414,31 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
     const auto *ws = llvm::cast<clang::WhileStmt>(s);
     if (ws->getConditionVariable())
       unsupported(s, "declarations in 'while' conditions are not supported");
-    ExprRef cond = lowerExpr(ws->getCond());
-    out = whileStmt(cond, lowerStmt(ws->getBody()));
+    std::vector<StmtRef> before;
+    ExprRef cond = lowerCondition(ws->getCond(), before);
+    StmtRef body = lowerStmt(ws->getBody());
+    if (!before.empty())
+      std::tie(cond, body) = conditionInBody(std::move(before), cond, body);
+    out = whileStmt(cond, body);
     break;
   }
   case clang::Stmt::DoStmtClass: {
     const auto *ds = llvm::cast<clang::DoStmt>(s);
     StmtRef body = lowerStmt(ds->getBody());
-    out = doWhile(body, lowerExpr(ds->getCond()));
+    std::vector<StmtRef> before;
+    ExprRef cond = lowerCondition(ds->getCond(), before);
+    if (!before.empty()) {
+      // What the condition needs runs at the end of the body, which a
+      // `continue` would skip.
+      if (continuesLoop(ds->getBody()))
+        unsupported(ds->getCond(), "this 'do ... while' condition needs statements of its own "
+                                   "(a '++', a struct temporary, a call taking a reference), "
+                                   "which 'continue' in the body would skip; compute it in the "
+                                   "body into a local");
+      before.insert(before.begin(), body);
+      body = block(before);
+    }
+    out = doWhile(body, cond);
     break;
   }
   case clang::Stmt::BreakStmtClass:
@@ -731,11 +744,34 @@ StmtRef Lowering::afterCondition(std::vector<StmtRef> before, StmtRef s,
   return block(before);
 }
 
+std::pair<ExprRef, StmtRef> Lowering::conditionInBody(std::vector<StmtRef> before, ExprRef cond,
+                                                      StmtRef body) {
+  StmtRef exit = ifStmt(unary(UnaryOp::Not, cond), breakStmt());
+  exit->pos = body->pos;
+  before.push_back(exit);
+  before.push_back(body);
+  return {boolLit(true), block(before)};
+}
+
+bool Lowering::continuesLoop(const clang::Stmt *body) {
+  if (!body)
+    return false;
+  if (llvm::isa<clang::ContinueStmt>(body))
+    return true;
+  if (llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt, clang::CXXForRangeStmt,
+                clang::LambdaExpr>(body))
+    return false; // their `continue`s are their own
+  for (const clang::Stmt *child : body->children())
+    if (continuesLoop(child))
+      return true;
+  return false;
+}
+
 ExprRef Lowering::lowerCondition(const clang::Expr *c, std::vector<StmtRef> &before) {
-  // The condition of an `if` or a `switch` runs once, before either branch:
-  // the statements its expression needs (a struct temporary, a copy back
-  // after a call by reference, `i++`) run before the statement, and when
-  // some must run after the condition is evaluated, its value is kept.
+  // The statements the expression of a condition needs (a struct
+  // temporary, a copy back after a call by reference, `i++`) run before it
+  // is tested, each time it is; when some must run after its value is
+  // computed, the value is kept.
   SideEffects effects;
   SideEffects *outer = sideEffects_;
   sideEffects_ = &effects;

@@ -86,6 +86,13 @@ private:
   ExprRef lowerCondition(const clang::Expr *c, std::vector<StmtRef> &before);
   /// `s` (at `loc`) with the statements its condition needs before it.
   StmtRef afterCondition(std::vector<StmtRef> before, StmtRef s, clang::SourceLocation loc);
+  /// A `while` or `for` loop whose condition `cond` needs the statements
+  /// `before`: its condition becomes `true`, its body `{ before; if
+  /// (!cond) break; body }`.
+  std::pair<ExprRef, StmtRef> conditionInBody(std::vector<StmtRef> before, ExprRef cond,
+                                              StmtRef body);
+  /// True when `body` holds a `continue` of the loop whose body it is.
+  static bool continuesLoop(const clang::Stmt *body);
   StmtRef lowerArrayInit(Var *array, const clang::Expr *init);
   /// A std::array's braced list is a list holding the list of its elements:
   /// that inner list (`l` itself for other lists).
@@ -464,6 +471,22 @@ private:
     clang::SourceLocation copiedAt;
   };
   SideEffects *sideEffects_ = nullptr;
+  /// For the life of the object, statements lowered are those of another
+  /// function (a helper's, a lambda's): nothing they need runs around the
+  /// caller's statement that made the call, and no operand of it is lazy.
+  struct OwnStatements {
+    explicit OwnStatements(Lowering &l) : l(l), effects(l.sideEffects_), lazy(l.lazy_) {
+      l.sideEffects_ = nullptr;
+      l.lazy_ = 0;
+    }
+    ~OwnStatements() {
+      l.sideEffects_ = effects;
+      l.lazy_ = lazy;
+    }
+    Lowering &l;
+    SideEffects *effects;
+    int lazy;
+  };
   /// Lowers one statement built by `make`, with the increments that its
   /// expressions hold placed around it.
   template <class Make> StmtRef withSideEffects(Make make);

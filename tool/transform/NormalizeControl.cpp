@@ -187,8 +187,10 @@ private:
     bodyStmts.push_back(inner.stmt);
 
     ExprRef cond = s->value;
+    bool always = cond->kind == ExprKind::IntLit && cond->type.kind == ScalarType::Bool &&
+                  cond->intValue != 0; // `while (true)`: the flags alone
     if (!stops.empty())
-      cond = binary(BinaryOp::LAnd, noneSet(stops), cond);
+      cond = always ? noneSet(stops) : binary(BinaryOp::LAnd, noneSet(stops), cond);
 
     std::vector<StmtRef> out;
     if (target.breakFlag)
