@@ -32,6 +32,36 @@ namespace rt {
 
 std::size_t checkpointBytes();
 
+namespace detail {
+/// How a scalar of N bytes goes on the tape: as an unsigned integer of N
+/// bytes, at any alignment, where `typed` (else through memcpy). A push
+/// then stores an integer, which (by C++'s aliasing rules) cannot change a
+/// floating-point value the kernel keeps in memory, nor the tape's own
+/// pointers, where a memcpy store (a character access) might change
+/// anything: the compiler keeps both in registers across pushes, and a
+/// pop's load may move past the reverse sweep's stores into adjoints.
+template <std::size_t N> struct Slot {
+  static constexpr bool typed = false;
+};
+#if defined(__GNUC__) || defined(__clang__)
+template <class U> struct TypedSlot {
+  static constexpr bool typed = true;
+  typedef U Unaligned __attribute__((aligned(1)));
+  static void store(unsigned char *at, const void *value) {
+    U bits;
+    std::memcpy(&bits, value, sizeof(U)); // a register move
+    *reinterpret_cast<Unaligned *>(at) = bits;
+  }
+  static void load(const unsigned char *at, void *value) {
+    U bits = *reinterpret_cast<const Unaligned *>(at);
+    std::memcpy(value, &bits, sizeof(U));
+  }
+};
+template <> struct Slot<8> : TypedSlot<std::uint64_t> {};
+template <> struct Slot<4> : TypedSlot<std::uint32_t> {};
+#endif
+} // namespace detail
+
 class Tape {
 public:
   Tape() = default;
@@ -46,7 +76,14 @@ public:
   void push(T value) {
     static_assert(std::is_trivially_copyable<T>::value,
                   "only trivially copyable values go on the tape");
-    pushBytes(&value, sizeof(T));
+    if constexpr (detail::Slot<sizeof(T)>::typed) {
+      if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < sizeof(T)))
+        nextChunk(sizeof(T));
+      detail::Slot<sizeof(T)>::store(top_, &value);
+      top_ += sizeof(T);
+    } else {
+      pushBytes(&value, sizeof(T));
+    }
   }
   /// Pushes a whole array.
   template <class T, std::size_t N> void push(const T (&values)[N]) {
@@ -73,7 +110,10 @@ public:
     if (CGP_RT_UNLIKELY(top_ == begin_))
       previousChunk();
     top_ -= sizeof(T);
-    std::memcpy(&value, top_, sizeof(T));
+    if constexpr (detail::Slot<sizeof(T)>::typed)
+      detail::Slot<sizeof(T)>::load(top_, &value);
+    else
+      std::memcpy(&value, top_, sizeof(T));
   }
 
   /// Pops what push(const Buffer<T>&) pushed, sizing `values` for it.
