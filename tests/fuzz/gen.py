@@ -1049,6 +1049,10 @@ class Gen:
         bound = Cmp("<", IV(i), IV(str(K)), False)
         c = bound if fcond is None else Logic("&&", bound, fcond)
         if kind == "while":
+            if self.r9.random() < self.cinc:  # the counter moves in the condition: while (i++ < K)
+                c = Cmp("<", IV(i + "++"), IV(str(K)), False)
+                c = c if fcond is None else Logic("&&", c, fcond)
+                return [Decl("int %s = 0;", i), Block("while (%s) {", body, "}", (c,))]
             return [Decl("int %s = 0;", i), Block("while (%s) {", [inc] + body, "}", (c,))]
         if kind == "do":
             return [Decl("int %s = 0;", i), Block("do {", [inc] + body, "} while (%s);", (), (c,))]
@@ -1649,6 +1653,11 @@ class Gen:
     # makes templates change.
     def init_template_kernel(self):
         self.ktmpl = random.Random(self.seed * 67867967 + 59).random() < 0.3
+        # A ninth stream, random.Random(seed * 86028121 + 61), moves the counter of `while`
+        # loops into their condition (`while (i++ < K)`): in two kernels of three, 60% or 90%
+        # of their `while` loops.
+        self.r9 = random.Random(self.seed * 86028121 + 61)
+        self.cinc = self.r9.choice([0.0, 0.6, 0.9])
 
     def template_args(self):
         return "<1>" if self.ktmpl else ""

@@ -309,14 +309,10 @@ Function *Lowering::lowerLambdaFunction(const Lambda &l, const clang::CXXMethodD
   // the body to the variable the lambda names; the enclosing function's
   // meaning of each is restored afterwards.
   captureParams_[op] = captureParams(l, {op->getBody()}, f);
-  std::vector<SavedBinding> saved = bindCaptures(captureParams_[op]);
-  try {
+  {
+    CapturesBound bound(*this, captureParams_[op]);
     f->body = lowerStmt(op->getBody());
-  } catch (...) {
-    restoreBindings(saved);
-    throw;
   }
-  restoreBindings(saved);
   callStack_.pop_back();
   return f;
 }

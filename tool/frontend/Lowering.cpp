@@ -313,11 +313,7 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   lowered_[fd] = f;
   // Inside the body, what the lambdas passed in capture means the
   // parameters that stand for it.
-  struct Rebound {
-    Lowering &l;
-    std::vector<SavedBinding> saved;
-    ~Rebound() { l.restoreBindings(saved); }
-  } rebound{*this, bindCaptures(closureCaptures(fd))};
+  CapturesBound bound(*this, closureCaptures(fd));
   if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
     std::vector<StmtRef> stmts;
     lowerMemberInits(ctor, stmts); // then its body

@@ -420,6 +420,14 @@ private:
   /// body of the function that has them; returns what to restore after.
   std::vector<SavedBinding> bindCaptures(const std::vector<CaptureParam> &params);
   void restoreBindings(const std::vector<SavedBinding> &saved);
+  /// bindCaptures for the life of the object.
+  struct CapturesBound {
+    CapturesBound(Lowering &l, const std::vector<CaptureParam> &params)
+        : l(l), saved(l.bindCaptures(params)) {}
+    ~CapturesBound() { l.restoreBindings(saved); }
+    Lowering &l;
+    std::vector<SavedBinding> saved;
+  };
   /// Appends to `args` what a call at `at` passes for the capture
   /// parameters `params` of `f`: the variables `l` captures, as the caller
   /// sees them (their copies, the elements references stand for).
