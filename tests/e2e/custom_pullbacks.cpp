@@ -6,7 +6,9 @@
 // - a void function writing through a pointer (its pullback clears the
 //   adjoint of what it overwrites), called on a local array;
 // - arguments that carry no derivative: a scalar (the pullback gets a
-//   scratch adjoint) and a pointer that is not differentiated (null).
+//   scratch adjoint) and a pointer that is not differentiated (null);
+// - a function updating a `double&` in place: its pullback takes `double*`
+//   for it and sees the value the function left there.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -15,6 +17,7 @@
 // RUN: %check-strategies %s %t/strategies
 // RUN: grep -c "::gauss_cdf_pb(" %t/custom_pullbacks.cgp.cpp | grep -qv '^0$'
 // RUN: grep -q "::weighted_norm_pb(.*nullptr" %t/custom_pullbacks.cgp.cpp
+// RUN: grep -q "::shrink_pb(" %t/custom_pullbacks.cgp.cpp
 #include <cgp/cgp.h>
 #include <cmath>
 
@@ -76,6 +79,20 @@ void weighted_norm_pb(const double *x, const double *w, int n, double d_ret, dou
   }
 }
 
+// -- a reference updated in place: `a` holds what shrink left there
+static double shrink(double &a, double b) {
+  a = a * std::sin(b);
+  return a * b;
+}
+
+CGP_PULLBACK_OF(shrink)
+void shrink_pb(double &a, double b, double d_ret, double *d_a, double *d_b) {
+  double before = a / std::sin(b);
+  double d_after = *d_a + d_ret * b;
+  *d_b += d_ret * a + d_after * before * std::cos(b);
+  *d_a = d_after * std::sin(b);
+}
+
 CGP_GRAD(x, s)
 double probit_loss(const double *x, const double *w, double s, double t, int n) {
   double acc = 0;
@@ -85,6 +102,9 @@ double probit_loss(const double *x, const double *w, double s, double t, int n) 
   }
   double y[6];
   scale_into(x, y, n, s * s);
+  double a = x[0] + 2.0;
+  acc += shrink(a, s);
+  acc += a * a;
   return acc + weighted_norm(y, w, n) * 0.1;
 }
 

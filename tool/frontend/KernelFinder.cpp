@@ -263,7 +263,7 @@ std::optional<std::vector<clang::QualType>> pullbackParams(const clang::Function
     if (!shape.elem.isFloating())
       continue;
     clang::QualType elem = p->getType()->isPointerType() ? p->getType()->getPointeeType()
-                                                         : p->getType();
+                                                         : p->getType().getNonReferenceType();
     clang::QualType d = ctx.getPointerType(elem.getUnqualifiedType());
     types.push_back(d);
     spelled.push_back(d.getAsString() + " d_" + p->getNameAsString());
