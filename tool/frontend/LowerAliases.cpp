@@ -30,6 +30,8 @@
 
 #include <algorithm>
 
+#include <set>
+
 namespace cgp {
 namespace {
 
@@ -254,8 +256,35 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
   sideEffects_->before.push_back(assign(index(copy, {intLit(0)}), varRef(x)));
   sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
   sideEffects_->copiedBack.push_back(x);
+  sideEffects_->copiedFor.push_back(f);
   sideEffects_->copiedAt = arg->getBeginLoc();
   return referenceArgument(address(copy, intLit(0)));
+}
+
+void Lowering::refuseReadsAroundCopies(const std::vector<ExprRef> &exprs,
+                                       const SideEffects &effects) {
+  // The copy goes back after the whole statement (or condition). C++ reads
+  // the variable after the call where `&&`, `||` or `?:` order them, and in
+  // either order elsewhere; only the call's own arguments read it before.
+  auto visit = [&](const ExprRef &e, std::set<const Var *> exempt, auto &self) -> void {
+    if (!e)
+      return;
+    for (size_t i = 0; i < effects.copiedBack.size(); ++i) {
+      const Var *v = effects.copiedBack[i];
+      if (e->kind == ExprKind::Call && e->callee == effects.copiedFor[i])
+        exempt.insert(v);
+      else if ((e->kind == ExprKind::VarRef || e->kind == ExprKind::Index) && e->var == v &&
+               !exempt.count(v))
+        unsupported(effects.copiedAt,
+                    "reads '" + v->name + "' in the expression that passes it by reference to '" +
+                        effects.copiedFor[i]->name + "', which changes it; make that call a "
+                        "statement of its own");
+    }
+    for (const ExprRef &op : e->operands)
+      self(op, exempt, self);
+  };
+  for (const ExprRef &e : exprs)
+    visit(e, {}, visit);
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,

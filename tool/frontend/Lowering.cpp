@@ -773,6 +773,8 @@ ExprRef Lowering::lowerCondition(const clang::Expr *c, std::vector<StmtRef> &bef
   sideEffects_ = &effects;
   ExprRef cond = lowerExpr(c);
   sideEffects_ = outer;
+  if (!effects.copiedBack.empty())
+    refuseReadsAroundCopies({cond}, effects);
   appendAll(before, effects.before);
   if (!effects.after.empty()) {
     Var *held = newLocal("condition", cond->type, position(c->getBeginLoc()));

@@ -476,8 +476,13 @@ private:
     /// Variables copied back after a call that took them by reference: the
     /// statement itself must not assign them.
     std::vector<Var *> copiedBack;
+    std::vector<const Function *> copiedFor; // the callee that changes each
     clang::SourceLocation copiedAt;
   };
+  /// Refuses a read, in `exprs` (a statement's or a condition's), of a
+  /// variable `effects` copies back after a call, other than in that call's
+  /// own arguments: it would see the old value.
+  void refuseReadsAroundCopies(const std::vector<ExprRef> &exprs, const SideEffects &effects);
   SideEffects *sideEffects_ = nullptr;
   /// For the life of the object, statements lowered are those of another
   /// function (a helper's, a lambda's): nothing they need runs around the
@@ -549,6 +554,8 @@ template <class Make> StmtRef Lowering::withSideEffects(Make make) {
         unsupported(effects.copiedAt, "assigns to '" + v->name +
                                           "' the result of a call that also changes it "
                                           "through a reference; assign to another variable");
+  if (!effects.copiedBack.empty())
+    refuseReadsAroundCopies(ownExprs(s), effects);
   if (s->kind == StmtKind::Return)
     effects.after.clear(); // nothing runs after a return
   std::vector<StmtRef> all = effects.before;

@@ -16,6 +16,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLONG_DOUBLE 2>&1 | FileCheck %s --check-prefix=LONG_DOUBLE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPOINTER_ARITH 2>&1 | FileCheck %s --check-prefix=POINTER_ARITH
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DDO_WHILE_CONTINUE 2>&1 | FileCheck %s --check-prefix=DO_WHILE_CONTINUE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DREAD_AROUND_COPY 2>&1 | FileCheck %s --check-prefix=READ_AROUND_COPY
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DASSIGN_IN_EXPR 2>&1 | FileCheck %s --check-prefix=ASSIGN_IN_EXPR
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOMMA 2>&1 | FileCheck %s --check-prefix=COMMA
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONDITION_DECL 2>&1 | FileCheck %s --check-prefix=CONDITION_DECL
@@ -137,6 +138,18 @@ CGP_GRAD(x) double k(double x) {
 #ifdef POINTER_ARITH
 CGP_GRAD(W) double k(const double *W, int n) { return (W + n)[1]; }
 // POINTER_ARITH: unsupported.cpp:[[@LINE-1]]:55: error: cannot differentiate 'k': only arrays and pointer parameters can be indexed; pointer arithmetic in an index base is not supported
+#endif
+
+#ifdef READ_AROUND_COPY
+static double bump(double &a) { a = a * 2.0; return a; }
+CGP_GRAD(x) double k(double x) {
+  double w = x;
+  double s = 0;
+  if (bump(w) > 0.0 && w > 1.5)
+    // READ_AROUND_COPY: unsupported.cpp:[[@LINE-1]]:12: error: cannot differentiate 'k': reads 'w' in the expression that passes it by reference to 'bump', which changes it; make that call a statement of its own
+    s = x;
+  return s;
+}
 #endif
 
 #ifdef DO_WHILE_CONTINUE
