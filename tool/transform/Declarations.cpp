@@ -1,6 +1,9 @@
 //===- Declarations.cpp - locals and parameters of generated code ---------===//
 #include "transform/Declarations.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace cgp {
 
 Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
@@ -95,6 +98,178 @@ std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vect
     if (used.count(d->var))
       kept.push_back(d);
   return kept;
+}
+
+namespace {
+
+/// The scalars whose value some statement of `code` reads. Storing into a
+/// local, `x = e` or `x += e`, does not read it in this sense (compilers
+/// count a compound assignment as a store too); naming it in a line of raw
+/// C++ text does.
+void collectReads(const std::vector<std::vector<StmtRef> *> &code, std::set<const Var *> &read,
+                  std::set<std::string> &rawWords) {
+  for (const std::vector<StmtRef> *list : code)
+    for (const StmtRef &s : *list)
+      forEachStmt(s, [&](const StmtRef &n) {
+        if (n->kind == StmtKind::Raw) {
+          std::string word;
+          for (char c : n->text + " ") {
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+              word += c;
+            } else if (!word.empty()) {
+              rawWords.insert(word);
+              word.clear();
+            }
+          }
+        }
+        for (const ExprRef &e : ownExprs(n)) {
+          if (n->kind == StmtKind::Assign && e == n->lhs && e->kind == ExprKind::VarRef)
+            continue;
+          forEachExpr(e, [&](const ExprRef &x) {
+            if (x->var)
+              read.insert(x->var);
+          });
+        }
+      });
+}
+
+/// True if evaluating `e` has no effect besides its value.
+bool isPure(const ExprRef &e) {
+  bool pure = true;
+  forEachExpr(e, [&](const ExprRef &x) {
+    if (x->kind == ExprKind::Call || x->kind == ExprKind::Opaque || x->kind == ExprKind::TapePop)
+      pure = false;
+  });
+  return pure;
+}
+
+class UnreadStores {
+public:
+  UnreadStores(const std::set<const Var *> &read, const std::set<std::string> &rawWords)
+      : read_(read), rawWords_(rawWords) {}
+
+  bool changed() const { return changed_; }
+
+  /// `list` without its unread stores; the same vector when nothing changes.
+  std::vector<StmtRef> list(const std::vector<StmtRef> &list) {
+    std::vector<StmtRef> out;
+    for (const StmtRef &s : list)
+      if (StmtRef kept = stmt(s))
+        out.push_back(kept);
+    return out;
+  }
+
+private:
+  bool unread(const Var *v) const {
+    return v && v->isScalar() && (v->origin == Var::Local || v->origin == Var::Temp) &&
+           !v->isReference && !read_.count(v) && !rawWords_.count(v->name);
+  }
+
+  /// `s` without its unread stores (a copy if any), or null to drop it.
+  StmtRef stmt(const StmtRef &s) {
+    switch (s->kind) {
+    case StmtKind::Assign:
+      if (s->lhs->kind == ExprKind::VarRef && unread(s->lhs->var) &&
+          s->atomicity == StmtNode::Atomicity::None)
+        return drop(s, s->value);
+      return s;
+    case StmtKind::Decl:
+      if (unread(s->var) && (!s->value || isPure(s->value))) {
+        changed_ = true;
+        return nullptr;
+      }
+      return s;
+    case StmtKind::Block: {
+      std::vector<StmtRef> stmts = list(s->stmts);
+      if (same(stmts, s->stmts))
+        return s;
+      auto copy = std::make_shared<StmtNode>(*s);
+      copy->stmts = std::move(stmts);
+      return copy;
+    }
+    case StmtKind::If:
+    case StmtKind::For:
+    case StmtKind::While:
+    case StmtKind::DoWhile: {
+      StmtRef body = nested(s->body), elseBody = nested(s->elseBody);
+      if (body == s->body && elseBody == s->elseBody)
+        return s;
+      auto copy = std::make_shared<StmtNode>(*s);
+      copy->body = body;
+      copy->elseBody = elseBody;
+      return copy;
+    }
+    case StmtKind::Switch: {
+      std::vector<SwitchCase> cases = s->cases;
+      bool any = false;
+      for (SwitchCase &c : cases) {
+        std::vector<StmtRef> body = list(c.body);
+        if (!same(body, c.body)) {
+          c.body = std::move(body);
+          any = true;
+        }
+      }
+      if (!any)
+        return s;
+      auto copy = std::make_shared<StmtNode>(*s);
+      copy->cases = std::move(cases);
+      return copy;
+    }
+    default:
+      return s;
+    }
+  }
+
+  /// The body of a branch or a loop: an empty block where its only
+  /// statement goes.
+  StmtRef nested(const StmtRef &s) {
+    if (!s)
+      return s;
+    StmtRef kept = stmt(s);
+    return kept ? kept : block();
+  }
+
+  /// An unread store of `value`: nothing, or the call that computes it.
+  StmtRef drop(const StmtRef &s, const ExprRef &value) {
+    if (isPure(value)) {
+      changed_ = true;
+      return nullptr;
+    }
+    if (value->kind == ExprKind::Call || value->kind == ExprKind::Opaque ||
+        value->kind == ExprKind::TapePop) {
+      changed_ = true;
+      StmtRef call = eval(value);
+      call->pos = s->pos;
+      return call;
+    }
+    return s; // the effect is inside a larger expression: the store stays
+  }
+
+  static bool same(const std::vector<StmtRef> &a, const std::vector<StmtRef> &b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  const std::set<const Var *> &read_;
+  const std::set<std::string> &rawWords_;
+  bool changed_ = false;
+};
+
+} // namespace
+
+void dropUnreadLocals(const std::vector<std::vector<StmtRef> *> &code) {
+  for (;;) {
+    std::set<const Var *> read;
+    std::set<std::string> rawWords;
+    collectReads(code, read, rawWords);
+    UnreadStores stores(read, rawWords);
+    std::vector<std::vector<StmtRef>> rewritten;
+    for (std::vector<StmtRef> *list : code)
+      rewritten.push_back(stores.list(*list));
+    if (!stores.changed())
+      return;
+    for (size_t i = 0; i < code.size(); ++i)
+      *code[i] = std::move(rewritten[i]);
+  }
 }
 
 void markUnusedParams(Function &f) {

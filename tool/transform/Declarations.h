@@ -43,6 +43,20 @@ std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
 /// Keeps the declarations in `decls` of variables that `body` uses.
 std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body);
 
+/// Drops the stores to scalar locals that no statement of `code` reads: an
+/// assignment (plain or compound, `x = ...`, `x += ...`) or a declaration of
+/// a local whose value nothing uses, such as a member of a split struct that
+/// one sweep never reads, or a value the tape gives back to no reader. A
+/// store whose value is a call keeps the call, as a statement; one with a
+/// call deeper inside stays. Repeats until no store is dropped (a dropped
+/// store may have been the only reader of another local). Every list of
+/// `code` belongs to one generated function, and the read set spans them
+/// all; statements are copied where they change, never changed in place, so
+/// IR shared with other functions stays as it was. The values the function
+/// computes are the same; C++ compilers no longer report the locals as set
+/// but unused (-Wunused-but-set-variable).
+void dropUnreadLocals(const std::vector<std::vector<StmtRef> *> &code);
+
 /// `(void)p;` for the parameters of `f` that its body does not use, so
 /// that generated code compiles without warnings under -Wextra.
 void markUnusedParams(Function &f);

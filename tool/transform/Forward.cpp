@@ -611,6 +611,7 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
                             : "tangents of '" + f.name + "'";
   std::vector<StmtRef> stmts{comment(about + ": t_<v> holds the derivative of <v> along the "
                                              "tangents of the parameters")};
+  dropUnreadLocals({&code});
   appendAll(stmts, declareUsed(f.locals, code));
   std::vector<StmtRef> keptTangents = keepUsed(tangentDecls, code);
   appendAll(stmts, keptTangents);

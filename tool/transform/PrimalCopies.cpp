@@ -38,10 +38,12 @@ void addPrimalCopies(Module &module, GeneratedCode &code) {
           copy->isKernel = false;
           // The prepared body leaves declarations to whoever prints it:
           // its locals zeroed at the top, the value in `result`.
-          std::vector<StmtRef> body = declareUsed(h->locals, {h->body});
-          body.push_back(h->body);
+          std::vector<StmtRef> code{h->body};
           if (h->result)
-            body.push_back(returnStmt(varRef(h->result)));
+            code.push_back(returnStmt(varRef(h->result)));
+          dropUnreadLocals({&code});
+          std::vector<StmtRef> body = declareUsed(h->locals, code);
+          appendAll(body, code);
           copy->body = block(body);
           markUnusedParams(*copy);
           copies.push_back(copy);

@@ -286,6 +286,12 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
   appendAll(rev, sweeps.reverse);
   dropUnreadAdjoints(rev, readScalars(rev), adj);
+  {
+    std::vector<StmtRef> end;
+    if (k.result)
+      end.push_back(returnStmt(varRef(k.result)));
+    dropUnreadLocals({&sweeps.topDecls, &sweeps.forward, &rev, &epilogue, &end});
+  }
   if (!sharedAdjoints.empty())
     out.plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rev, k, sharedAdjoints);
   std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
@@ -464,6 +470,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     fcode.push_back(pushVar(v));
   if (h.result)
     fcode.push_back(returnStmt(varRef(h.result)));
+  dropUnreadLocals({&fcode});
   std::vector<StmtRef> fbody{comment("forward sweep of " + about)};
   if (usesTape(fcode) && !key.device)
     fbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
@@ -481,6 +488,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   appendAll(rcode, sweeps.reverse);
   appendAll(rcode, epilogue);
   dropUnreadAdjoints(rcode, readScalars(rcode), adj);
+  dropUnreadLocals({&rcode});
   if (!sharedAdjoints.empty())
     out_->plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rcode, h, sharedAdjoints);
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
