@@ -137,7 +137,9 @@ void collectReads(const std::vector<std::vector<StmtRef> *> &code, std::set<cons
 bool isPure(const ExprRef &e) {
   bool pure = true;
   forEachExpr(e, [&](const ExprRef &x) {
-    if (x->kind == ExprKind::Call || x->kind == ExprKind::Opaque || x->kind == ExprKind::TapePop)
+    // An Opaque without a callee name is a runtime constant (threadIdx.x).
+    bool opaqueCall = x->kind == ExprKind::Opaque && !x->calleeName.empty();
+    if (x->kind == ExprKind::Call || opaqueCall || x->kind == ExprKind::TapePop)
       pure = false;
   });
   return pure;
