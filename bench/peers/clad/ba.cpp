@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "ba.cpp"
+#include "../../suite/ba.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double ba_objective_grad(const double *cams, const double *X, const double *w, const int *obs,

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "gmm.cpp"
+#include "../../suite/gmm.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double gmm_objective_grad(const double *alphas, const double *means, const double *icf,

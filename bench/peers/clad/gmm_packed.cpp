@@ -9,7 +9,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "gmm_packed.cpp"
+#include "../../suite/gmm_packed.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double gmm_packed_objective_grad(const double *alphas, const double *means, const double *icf,

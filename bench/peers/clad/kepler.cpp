@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "kepler.cpp"
+#include "../../suite/kepler.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double kepler_loss_grad(const double *p, const double *t, const double *observed, int n,

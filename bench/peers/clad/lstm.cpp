@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "lstm.cpp"
+#include "../../suite/lstm.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double lstm_loss_grad(const double *Wx, const double *Wh, const double *b, const double *Wy,

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "moe.cpp"
+#include "../../suite/moe.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double moe_loss_grad(const double *Wg, const double *W1, const double *b1, const double *W2,

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "ode.cpp"
+#include "../../suite/ode.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double ode_loss_grad(const double *p, const double *y0, const double *observed, double dt_obs,

@@ -8,7 +8,7 @@
 #include <cmath>
 
 namespace clad_peer {
-#include "rk4.cpp"
+#include "../../suite/rk4.cpp" // the kernel (not this file)
 } // namespace clad_peer
 
 double rk4_loss_grad(const double *p, const double *x0, const double *observed, double h, int steps,

@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "ba.cpp"
+#include "../../suite/ba.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double ba_objective_grad(const double *cams, const double *X, const double *w, const int *obs,

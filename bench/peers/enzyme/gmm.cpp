@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "gmm.cpp"
+#include "../../suite/gmm.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double gmm_objective_grad(const double *alphas, const double *means, const double *icf,

@@ -11,7 +11,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "gmm_packed.cpp"
+#include "../../suite/gmm_packed.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double gmm_packed_objective_grad(const double *alphas, const double *means, const double *icf,

@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "kepler.cpp"
+#include "../../suite/kepler.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double kepler_loss_grad(const double *p, const double *t, const double *observed, int n,

@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "lstm.cpp"
+#include "../../suite/lstm.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double lstm_loss_grad(const double *Wx, const double *Wh, const double *b, const double *Wy,

@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "moe.cpp"
+#include "../../suite/moe.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double moe_loss_grad(const double *Wg, const double *W1, const double *b1, const double *W2,

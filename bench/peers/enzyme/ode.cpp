@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "ode.cpp"
+#include "../../suite/ode.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double ode_loss_grad(const double *p, const double *y0, const double *observed, double dt_obs,

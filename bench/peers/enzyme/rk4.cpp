@@ -10,7 +10,7 @@
 #include "enzyme.h"
 
 namespace enzyme_peer {
-#include "rk4.cpp"
+#include "../../suite/rk4.cpp" // the kernel (not this file)
 } // namespace enzyme_peer
 
 double rk4_loss_grad(const double *p, const double *x0, const double *observed, double h, int steps,
