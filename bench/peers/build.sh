@@ -6,9 +6,10 @@
 #
 #   bench/peers/build.sh [--clad-src DIR] [--enzyme-src DIR] [--build DIR] [--llvm DIR] [-j N]
 #
-# Results: <build>/clad/lib/clad.so (+ <build>/clad/include, the installed headers) and
-# <build>/enzyme/Enzyme/ClangEnzyme-<major>.so; <build>/commits.txt records each source
-# folder's git commit. Default build folder: build/bench/peers (relative to the repository).
+# Results: <build>/clad (Clad installed: lib/clad.so, include/) and <build>/enzyme (Enzyme's
+# build tree: Enzyme/ClangEnzyme-<major>.so), each with peer-commit.txt, the source folder's
+# git commit, which run.py reports. Default build folder: build/bench/peers (in the repository).
+# run.py takes them as --clad <build>/clad --enzyme <build>/enzyme.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --llvm) llvm="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -34,19 +35,14 @@ build="$(cd "$build" && pwd)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
-# record SRC NAME: appends NAME's git commit (or "unknown") to commits.txt, replacing older lines.
+# record SRC DIR: writes SRC's git commit (or "unknown") and SRC itself to DIR/peer-commit.txt.
 record() {
-  local commit
-  commit="$(git -C "$1" rev-parse HEAD 2>/dev/null || echo unknown)"
-  touch "$build/commits.txt"
-  grep -v "^$2 " "$build/commits.txt" > "$build/commits.tmp" || true
-  echo "$2 $commit $1" >> "$build/commits.tmp"
-  mv "$build/commits.tmp" "$build/commits.txt"
+  echo "$(git -C "$1" rev-parse HEAD 2>/dev/null || echo unknown) $1" > "$2/peer-commit.txt"
 }
 
 if [ -n "$clad_src" ]; then
   echo "== Clad from $clad_src"
-  # Clad's tests need LLVM's lit and FileCheck, which the Debian packages lack: tests off.
+  # Tests off: they are Clad's own (lit, and a googletest download), not needed here.
   cmake -S "$clad_src" -B "$build/clad-build" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DLLVM_DIR="$llvm/lib/cmake/llvm" -DClang_DIR="$llvm/lib/cmake/clang" \
@@ -54,7 +50,7 @@ if [ -n "$clad_src" ]; then
     -DCMAKE_INSTALL_PREFIX="$build/clad"
   nice -n 10 cmake --build "$build/clad-build" -j "$jobs"
   cmake --install "$build/clad-build" > /dev/null
-  record "$clad_src" clad
+  record "$clad_src" "$build/clad"
   echo "== Clad: $(ls "$build"/clad/lib*/clad.so)"
 fi
 
@@ -64,10 +60,10 @@ if [ -n "$enzyme_src" ]; then
   cmake -S "$enzyme_src/enzyme" -B "$build/enzyme" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DLLVM_DIR="$llvm/lib/cmake/llvm" -DClang_DIR="$llvm/lib/cmake/clang" \
-    -DENZYME_CLANG=ON -DENZYME_MLIR=OFF -DENZYME_ENABLE_PLUGINS=ON \
+    -DENZYME_CLANG=ON -DENZYME_MLIR=OFF \
     -DLLVM_EXTERNAL_LIT=/bin/true
   major="$("$llvm/bin/llvm-config" --version | cut -d. -f1)"
   nice -n 10 cmake --build "$build/enzyme" -j "$jobs" --target "ClangEnzyme-$major"
-  record "$enzyme_src" enzyme
+  record "$enzyme_src" "$build/enzyme"
   echo "== Enzyme: $(ls "$build"/enzyme/Enzyme/ClangEnzyme-"$major".so)"
 fi
