@@ -390,12 +390,16 @@ def render_summary(results):
     by = {(r["inst"][0], r["cxx"]): r for r in results if timed_fully(r)}
     names = list(dict.fromkeys(r["inst"][0] for r in results))
     first = ccs[0] if ccs else "?"
+    # Peer columns (--clad, --enzyme) only when a peer ran.
+    peer_cols = [(p, cc) for p in peers.NAMES for cc in ccs
+                 if any(p in r["modes"] and r["cxx"] == cc for r in results)]
     lines = ["| kernel | " + " | ".join(f"default plan: gradient / primal, {cc} (median; min)"
                                         for cc in ccs) +
              f" | ADOL-C / cgp-ad time ({first}) | store-all tape / default tape ({first}) | "
              f"default time / store-all time ({first}; median; min) | cgp-ad tape / ADOL-C tape "
-             f"({first}) |",
-             "| --- " * (len(ccs) + 5) + "|"]
+             f"({first}) |" + "".join(f" {peers.TITLES[p]}: gradient / primal, {cc} (median; "
+                                      "min) |" for p, cc in peer_cols),
+             "| --- " * (len(ccs) + 5 + len(peer_cols)) + "|"]
     for name in names:
         cells = []
         for cc in ccs:
@@ -410,6 +414,10 @@ def render_summary(results):
                       f"{100 * m['cgp']['tape_bytes'] / max(m['adolc']['tape_bytes'], 1):.1f}%"]
         else:
             cells += ["-"] * 4
+        for p, cc in peer_cols:
+            x = by[(name, cc)]["modes"].get(p) if (name, cc) in by else None
+            cells.append("-" if x is None else peers.short(x) if "error" in x else
+                         f"{x['ratio']:.2f}; {x['ratio_min']:.2f}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     if not by:
         return "\n".join(lines)
