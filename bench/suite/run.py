@@ -21,8 +21,15 @@ build times; --write-docs writes the "Suite: cgp-ad vs ADOL-C" section of
 docs/benchmarks.md and the plot docs/benchmarks-suite.png. --quick runs small
 sizes and 3 repetitions (a smoke test; its numbers are not the suite's). Exit
 status 1 if a gradient disagreed.
+
+--clad DIR / --enzyme DIR add the peers built by bench/peers/build.sh (see
+bench/peers/README.md and peers.py): with clang++ 19 only, each kernel's peer
+gradient is built, checked and timed like cgp-ad's; a peer that is named but
+missing is skipped with a message. Without them nothing about peers is done.
 """
 import argparse, datetime, json, os, platform, shlex, shutil, statistics, subprocess, sys, time
+
+import peers
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
@@ -150,8 +157,10 @@ def build_times(inst, cxx, args, cgp_ad, prefix, out):
     return t
 
 
-def run_mode(exe, out, mode, n, args, env):
-    js, st = os.path.join(out, f"{mode}.gbench.json"), os.path.join(out, f"{mode}.stats.json")
+def run_mode(exe, out, mode, n, args, env, tag=None):
+    """Times one mode of exe; its files are named after tag (default: the mode)."""
+    tag = tag or mode
+    js, st = os.path.join(out, f"{tag}.gbench.json"), os.path.join(out, f"{tag}.stats.json")
     cmd = [exe, f"--mode={mode}", f"--n={n}", f"--ref={os.path.join(out, 'ref.bin')}",
            f"--stats={st}", f"--reps={args.slow_reps if mode in ('adolc', 'fd') else args.reps}",
            f"--benchmark_out={js}",
@@ -207,6 +216,12 @@ def main():
     ap.add_argument("--plot-only", nargs=2, metavar=("RESULTS_JSON", "PNG"), help=argparse.SUPPRESS)
     ap.add_argument("--only", help="comma-separated kernel names (default: all)")
     ap.add_argument("--build-dir", default=os.path.join(root, "build", "bench", "suite"))
+    ap.add_argument("--clad", metavar="DIR", help="also time Clad: its install folder from "
+                    "bench/peers/build.sh (lib/clad.so, include/), e.g. build/bench/peers/clad")
+    ap.add_argument("--enzyme", metavar="DIR", help="also time Enzyme: the folder holding "
+                    "ClangEnzyme-19.so (or its Enzyme/), e.g. build/bench/peers/enzyme")
+    ap.add_argument("--write-peers-docs", action="store_true", help="write only the Peers "
+                    "section of docs/benchmarks.md (--write-docs writes it too)")
     args = ap.parse_args()
     if args.plot_only:
         plot(json.load(open(args.plot_only[0])), args.plot_only[1])
@@ -232,6 +247,7 @@ def main():
     args.load_before = open("/proc/loadavg").read().split()[0]
     instances = [i for i in INSTANCES if not args.only or i[0] in args.only.split(",")]
     args.compilers = compilers(args)
+    args.peers = peers.find(args)
     results, failed = [], []
     for inst in instances:
         for cxx in args.compilers:
@@ -247,10 +263,16 @@ def main():
     print(summary)
     print()
     print(build_table)
+    peer_table = peers.render(results, args) if args.peers else ""
+    if peer_table:
+        print()
+        print(peer_table)
     if failed:
         print("FAILED: " + ", ".join(failed))
     if args.write_docs:
         write_docs(args, results, tables, summary, build_table)
+    if peer_table and (args.write_docs or args.write_peers_docs):
+        peers.write_docs(args, peer_table)
     return 1 if failed else 0
 
 
@@ -298,6 +320,11 @@ def run_kernel(inst, cxx, args, cgp_ad, prefix, failed):
                        "real_median_ms": t["real_median"], "primal_median_ms": p["median"],
                        "ratio": t["median"] / p["median"], "ratio_min": t["min"] / p["min"],
                        **stats}
+    for peer in args.peers:
+        m = peers.run(peer, inst, cxx, args, cflags(inst, args, prefix), prefix, out, n, env,
+                      result, run_mode)
+        if m:
+            modes[peer.name] = m
     return result
 
 
@@ -317,13 +344,16 @@ def render(results):
                    "RSS over data (MiB) |")
         out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         a = m.get("adolc", {}).get("ratio")
-        for mode in MODES:
+        for mode in MODES + peers.NAMES:
             if mode not in m:
                 continue
             x = m[mode]
+            if "error" in x:
+                out.append(f"| {peers.LABELS[mode]} | {x['error']} |" + " |" * 7)
+                continue
             ratio = "1" if mode == "primal" else f"{x['ratio']:.2f}; {x['ratio_min']:.2f}"
             vs = "" if mode in ("primal", "adolc") or not a else f"{a / x['ratio']:.1f}x faster"
-            if mode == "primal":
+            if mode == "primal" or mode in peers.NAMES:
                 tape = "-"
             elif mode == "fd":
                 tape = "0"
@@ -333,7 +363,8 @@ def render(results):
                     tape += " (file)"
             rss = x["peak_rss_kb"] / 1024
             over = (x["peak_rss_kb"] - x["base_rss_kb"]) / 1024
-            out.append(f"| {LABELS[mode]} | {x['median_ms']:.3f} | {x['min_ms']:.3f} | "
+            label = LABELS.get(mode) or peers.LABELS[mode]
+            out.append(f"| {label} | {x['median_ms']:.3f} | {x['min_ms']:.3f} | "
                        f"{100 * x['cv']:.0f}% | {ratio} | "
                        f"{vs} | {tape} | {rss:.0f} | {over:.0f} |")
         errs = c.get("rel_error_vs_adolc", {})
@@ -359,12 +390,16 @@ def render_summary(results):
     by = {(r["inst"][0], r["cxx"]): r for r in results if timed_fully(r)}
     names = list(dict.fromkeys(r["inst"][0] for r in results))
     first = ccs[0] if ccs else "?"
+    # Peer columns (--clad, --enzyme) only when a peer ran.
+    peer_cols = [(p, cc) for p in peers.NAMES for cc in ccs
+                 if any(p in r["modes"] and r["cxx"] == cc for r in results)]
     lines = ["| kernel | " + " | ".join(f"default plan: gradient / primal, {cc} (median; min)"
                                         for cc in ccs) +
              f" | ADOL-C / cgp-ad time ({first}) | store-all tape / default tape ({first}) | "
              f"default time / store-all time ({first}; median; min) | cgp-ad tape / ADOL-C tape "
-             f"({first}) |",
-             "| --- " * (len(ccs) + 5) + "|"]
+             f"({first}) |" + "".join(f" {peers.TITLES[p]}: gradient / primal, {cc} (median; "
+                                      "min) |" for p, cc in peer_cols),
+             "| --- " * (len(ccs) + 5 + len(peer_cols)) + "|"]
     for name in names:
         cells = []
         for cc in ccs:
@@ -379,6 +414,10 @@ def render_summary(results):
                       f"{100 * m['cgp']['tape_bytes'] / max(m['adolc']['tape_bytes'], 1):.1f}%"]
         else:
             cells += ["-"] * 4
+        for p, cc in peer_cols:
+            x = by[(name, cc)]["modes"].get(p) if (name, cc) in by else None
+            cells.append("-" if x is None else peers.short(x) if "error" in x else
+                         f"{x['ratio']:.2f}; {x['ratio_min']:.2f}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     if not by:
         return "\n".join(lines)
