@@ -41,44 +41,6 @@ bool usesTape(const std::vector<StmtRef> &stmts) {
   return found;
 }
 
-/// Scalars whose value some statement reads (not only assigns).
-std::set<const Var *> readScalars(const std::vector<StmtRef> &stmts) {
-  std::set<const Var *> read;
-  for (const StmtRef &s : stmts)
-    forEachStmt(s, [&](const StmtRef &n) {
-      for (const ExprRef &e : ownExprs(n)) {
-        if (n->kind == StmtKind::Assign && e == n->lhs && n->assignOp == AssignOp::Set &&
-            e->kind == ExprKind::VarRef)
-          continue; // `x = ...` does not read x
-        forEachExpr(e, [&](const ExprRef &x) {
-          if (x->var)
-            read.insert(x->var);
-        });
-      }
-    });
-  return read;
-}
-
-/// Drops the assignments `d = value` of the adjoint scalars in `adjoints`
-/// that nothing reads (the seed of a result that reaches no input, say).
-void dropUnreadAdjoints(std::vector<StmtRef> &stmts, const std::set<const Var *> &read,
-                        const AdjointMap &adj) {
-  std::vector<StmtRef> kept;
-  for (const StmtRef &s : stmts) {
-    if (s->kind == StmtKind::Assign && s->assignOp == AssignOp::Set &&
-        s->lhs->kind == ExprKind::VarRef && adj.isGenerated(s->lhs->var) &&
-        !read.count(s->lhs->var))
-      continue;
-    for (StmtRef *child : {&s->body, &s->elseBody})
-      if (*child && (*child)->kind == StmtKind::Block)
-        dropUnreadAdjoints((*child)->stmts, read, adj);
-    if (s->kind == StmtKind::Block)
-      dropUnreadAdjoints(s->stmts, read, adj);
-    kept.push_back(s);
-  }
-  stmts = kept;
-}
-
 /// True if the statements keep values on the redo tape.
 bool usesRedo(const std::vector<StmtRef> &stmts) {
   bool found = false;
@@ -285,7 +247,6 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   if (k.result && adj.has(k.result))
     rev.push_back(assign(varRef(adj.of(k.result)), floatLit(1, k.result->elem)));
   appendAll(rev, sweeps.reverse);
-  dropUnreadAdjoints(rev, readScalars(rev), adj);
   {
     std::vector<StmtRef> end;
     if (k.result)
@@ -487,7 +448,6 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   reuseMathValues(sweeps.reverse, module_);
   appendAll(rcode, sweeps.reverse);
   appendAll(rcode, epilogue);
-  dropUnreadAdjoints(rcode, readScalars(rcode), adj);
   dropUnreadLocals({&rcode});
   if (!sharedAdjoints.empty())
     out_->plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rcode, h, sharedAdjoints);
