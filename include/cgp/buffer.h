@@ -14,6 +14,8 @@
 #define CGP_BUFFER_H
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace cgp {
@@ -107,6 +109,19 @@ template <class T> inline void allocate(Buffer<T> &b, std::size_t n) { b.allocat
 /// code indexes that plain pointer, which the compiler knows to be unaliased.
 template <class T> inline void refresh(Buffer<T> &b, T *__restrict &elements) {
   elements = b.data();
+}
+
+/// A std::vector that generated code passed to a function with a custom
+/// pullback (or to its pullback) by reference must keep its size: the
+/// generated code holds its elements with the size they had. Stops the
+/// program, naming the function, when that function resized it.
+inline void checkSizeKept(std::size_t size, std::size_t now, const char *function) {
+  if (size == now)
+    return;
+  std::fprintf(stderr, "cgp-ad: '%s' changed the size of a std::vector from %zu to %zu; a "
+                       "function with a custom pullback must keep the sizes of its vectors\n",
+               function, size, now);
+  std::abort();
 }
 
 } // namespace rt

@@ -23,6 +23,7 @@
 #include "frontend/Diagnoser.h"
 #include "frontend/KernelFinder.h"
 #include "frontend/Lowering.h"
+#include "transform/CustomCallAdapters.h"
 #include "transform/EntryWrappers.h"
 #include "transform/Forward.h"
 #include "transform/PrimalCopies.h"
@@ -131,6 +132,7 @@ public:
       diag.warning(locationOf(ctx.getSourceManager(), w.pos), w.message);
     if (diag.hasErrors())
       return;
+    addCustomCallAdapters(module, code);
     addPrimalCopies(module, code);
     addEntryWrappers(module, code);
     InputPlans plans{input_, code.plans};

@@ -237,10 +237,46 @@ bool names(llvm::StringRef written, const clang::FunctionDecl *fd) {
   return written.starts_with("std::") && written.drop_front(5) == qualified;
 }
 
+/// The type of the adjoint a pullback takes for a parameter of type `t`: a
+/// pointer to the value's own type (`double& a` and `const double* x` get
+/// `double*`, `const Cam& cam` gets `Cam*`, `const Particle* ps` gets
+/// `Particle*`, `const std::vector<double>& v` gets `std::vector<double>*`),
+/// or a null type when the parameter carries no derivative (no floating
+/// scalar in it), or nothing when cgp-ad does not support the type.
+std::optional<clang::QualType> adjointParamType(clang::QualType t, clang::ASTContext &ctx) {
+  clang::QualType value = t.getNonReferenceType();
+  if (auto c = containerTypeOf(value, ctx))
+    return c->elem.isFloating() ? ctx.getPointerType(value.getUnqualifiedType())
+                                : clang::QualType();
+  clang::QualType record = value;
+  if (value->isPointerType())
+    record = value->getPointeeType();
+  else if (value->isArrayType())
+    record = ctx.getAsArrayType(value)->getElementType();
+  if (record->isRecordType()) {
+    std::vector<RecordLeaf> leaves;
+    if (!flattenRecord(record, ctx, leaves).empty())
+      return std::nullopt;
+    for (const RecordLeaf &leaf : leaves)
+      if (leaf.elem.isFloating())
+        return ctx.getPointerType(record.getUnqualifiedType());
+    return clang::QualType();
+  }
+  Var shape;
+  if (!describeVarType(t, ctx, shape).empty())
+    return std::nullopt;
+  if (!shape.elem.isFloating())
+    return clang::QualType();
+  clang::QualType elem = t->isPointerType() ? t->getPointeeType() : value;
+  if (elem->isArrayType())
+    elem = ctx.getAsArrayType(elem)->getElementType();
+  return ctx.getPointerType(elem.getUnqualifiedType());
+}
+
 /// The parameter types a pullback of `g` must have, in order (g's own,
-/// then `R d_ret` for a floating result, then `T* d_p` per floating
-/// parameter), or an empty optional when g has a parameter type cgp-ad
-/// does not support.
+/// then `R d_ret` for a floating result, then an adjoint per parameter that
+/// carries derivatives, adjointParamType), or an empty optional when g has
+/// a parameter type cgp-ad does not support.
 std::optional<std::vector<clang::QualType>> pullbackParams(const clang::FunctionDecl *g,
                                                            clang::ASTContext &ctx,
                                                            std::vector<std::string> &spelled) {
@@ -257,16 +293,13 @@ std::optional<std::vector<clang::QualType>> pullbackParams(const clang::Function
     spelled.push_back(g->getReturnType().getUnqualifiedType().getAsString() + " d_ret");
   }
   for (const clang::ParmVarDecl *p : g->parameters()) {
-    Var shape;
-    if (!describeVarType(p->getType(), ctx, shape).empty())
+    std::optional<clang::QualType> d = adjointParamType(p->getType(), ctx);
+    if (!d)
       return std::nullopt;
-    if (!shape.elem.isFloating())
+    if (d->isNull())
       continue;
-    clang::QualType elem = p->getType()->isPointerType() ? p->getType()->getPointeeType()
-                                                         : p->getType().getNonReferenceType();
-    clang::QualType d = ctx.getPointerType(elem.getUnqualifiedType());
-    types.push_back(d);
-    spelled.push_back(d.getAsString() + " d_" + p->getNameAsString());
+    types.push_back(*d);
+    spelled.push_back(d->getAsString() + " d_" + p->getNameAsString());
   }
   return types;
 }

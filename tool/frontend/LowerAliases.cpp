@@ -344,6 +344,18 @@ std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
     args.push_back(referenceCopy(element->var, f, param, arg));
   }
   size_t own = args.size();
+  // A parameter taken by value (a std::vector, a struct's member array) is
+  // read-only here, so that a helper cannot change its caller's elements;
+  // C++ lets the function change its own copy, cgp-ad does not.
+  for (size_t j = 0; j < own && j < f->params.size(); ++j) {
+    const ExprRef &arg = args[j];
+    if (f->params[j]->isMemory() && !f->params[j]->isConst && arg->kind == ExprKind::Address &&
+        arg->var->isConst && arg->var->origin == Var::Param)
+      unsupported(loc, "passes '" + arg->var->name + "', a parameter taken by value, to '" +
+                           callee->getNameAsString() + "', which may change it; cgp-ad keeps "
+                           "parameters taken by value read-only: take it by reference, or "
+                           "copy it into a local variable first");
+  }
   for (auto [arg, cxxParam] : closures)
     captureArgs(pendingClosures_.at(cxxParam), closureParams_.at(cxxParam), arg, f, args);
   if (!closures.empty())

@@ -152,6 +152,7 @@ void Lowering::describeContainerParam(const clang::ParmVarDecl *p, const Contain
   split.index = index;
   split.name = p->getNameAsString();
   split.type = c.spelling;
+  split.isContainer = true;
   split.isConst = t.getNonReferenceType().isConstQualified();
   split.byReference = t->isReferenceType();
   split.inOut = split.byReference && !split.isConst;
@@ -166,7 +167,7 @@ void Lowering::describeContainerParam(const clang::ParmVarDecl *p, const Contain
     size.access = ".size()";
     split.leaves.push_back(size);
   }
-  f->splitKernelParams.push_back(split);
+  f->splitOriginals.push_back(split);
 }
 
 ExprRef Lowering::containerSize(const clang::Expr *e) {

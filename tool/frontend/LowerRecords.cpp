@@ -474,7 +474,7 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
     split.flat = true;
     split.stride = array->second.stride;
     split.leaves.push_back({array->second.buffer, "", true});
-    f->splitKernelParams.push_back(split);
+    f->splitOriginals.push_back(split);
     return;
   }
   split.type = globalTypeName(record, ctx_);
@@ -492,7 +492,7 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
       leaf.access += ".data()"; // a std::array member
     split.leaves.push_back(leaf);
   }
-  f->splitKernelParams.push_back(split);
+  f->splitOriginals.push_back(split);
 }
 
 void Lowering::lowerRecordArgs(const clang::Expr *arg, const Function *f,

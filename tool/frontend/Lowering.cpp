@@ -198,6 +198,12 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     f->returnType = scalarType(ret, fd->getLocation());
   }
 
+  // Code that holds the structs themselves needs to know how they were
+  // split: a kernel's entry points, and the adapters that call a function
+  // with a custom pullback (and the pullback) with its parameters as the
+  // user wrote them.
+  bool describeSplits = fd->getCanonicalDecl() == kernelDecl_ ||
+                        pullbacks_.count(fd->getCanonicalDecl());
   std::vector<const clang::ParmVarDecl *> closures; // lambdas passed in
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const clang::ParmVarDecl *p = fd->getParamDecl(i);
@@ -208,7 +214,7 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     std::string containerProblem;
     if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
       lowerContainerParam(p, *c, f);
-      if (fd->getCanonicalDecl() == kernelDecl_)
+      if (describeSplits)
         describeContainerParam(p, *c, static_cast<int>(i), f);
       continue;
     }
@@ -218,13 +224,13 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
     if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
         (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
       lowerStructArrayParam(p, f); // const Particle* ps
-      if (fd->getCanonicalDecl() == kernelDecl_)
+      if (describeSplits)
         describeSplitParam(p, static_cast<int>(i), f);
       continue;
     }
     if (p->getType().getNonReferenceType()->isRecordType()) {
       lowerRecordParam(p, f);
-      if (fd->getCanonicalDecl() == kernelDecl_)
+      if (describeSplits)
         describeSplitParam(p, static_cast<int>(i), f);
       continue;
     }
@@ -272,6 +278,26 @@ Function *Lowering::lowerCustom(const clang::FunctionDecl *fd, const clang::Func
   if (!f)
     f = lowerSignature(fd);
   f->pullback = globalName(pullback);
+  if (f->splitParams) {
+    for (const clang::ParmVarDecl *p : fd->parameters()) {
+      clang::QualType t = p->getType().getNonReferenceType();
+      const auto *rd = t->getAsCXXRecordDecl();
+      if (rd && !rd->hasDefaultConstructor() && !rd->needsImplicitDefaultConstructor() &&
+          !containerTypeOf(t, ctx_))
+        unsupported(p->getLocation(), "the struct '" + rd->getNameAsString() + "' of parameter '" +
+                                          p->getNameAsString() + "' has no default constructor; "
+                                          "the pullback of '" + fd->getNameAsString() +
+                                          "' needs one to receive it and its adjoint");
+    }
+    // Its struct or container parameters were split into their members:
+    // generated code calls the user's pullback through an adapter that puts
+    // them together again, named after it, next to the function.
+    Function adapter;
+    adapter.namespaces = f->namespaces;
+    adapter.name = pullback->getNameAsString() + "_unsplit";
+    f->userPullback = f->pullback;
+    f->pullback = adapter.qualifiedName();
+  }
   custom_[fd->getCanonicalDecl()] = f;
   return f;
 }

@@ -365,19 +365,24 @@ struct TemplateKernel {
   std::vector<std::string> tangentTypes; // per parameter: the type of its t_ ("const T *")
 };
 
-/// A kernel's struct parameter, split into one parameter per leaf member:
-/// what its entry points' wrapper (transform/EntryWrappers.h) needs to take
-/// the struct itself and pass its members on.
+/// A struct or container parameter that the frontend split into one
+/// parameter per leaf member (a container: its data and size): what code
+/// that holds the struct itself needs to pass its members on (a kernel's
+/// entry points, transform/EntryWrappers.h), or to put the struct together
+/// again from them (calls of a function with a custom pullback,
+/// transform/CustomCallAdapters.h).
 struct SplitParam {
   int index = 0;            // among the kernel's C++ parameters
   std::string name;         // "cam"
-  std::string type;         // the struct's name, "::Camera"
+  std::string type;         // the struct's name, "::Camera", or the
+                            // container's, "std::vector<double>"
+  bool isContainer = false; // std::vector or std::array
   bool isConst = false;     // `const S&` (or `const S`)
   bool inOut = false;       // `S&`
   bool byReference = false; // `S&` or `const S&`
   struct Leaf {
     Var *var = nullptr;     // the split parameter
-    std::string access;     // ".c.x", ".k"
+    std::string access;     // ".c.x", ".k"; a container's ".data()", ".size()"
     bool isArray = false;
   };
   std::vector<Leaf> leaves;
@@ -422,6 +427,11 @@ struct Function {
   // A function with a custom derivative (CGP_PULLBACK_OF): the name to call
   // its pullback by. Such a function may have no body (a library call).
   std::string pullback;
+  /// When the frontend split such a function's struct or container
+  /// parameters (splitParams), `pullback` names an adapter that puts them
+  /// together again for the user's pullback, named here
+  /// (transform/CustomCallAdapters.h).
+  std::string userPullback;
   /// For such a function that is linear in one argument and reads the others
   /// as integers (a CUDA warp shuffle): that argument's index. Its tangent is
   /// the function of the argument's tangent (forward mode); -1 otherwise.
@@ -446,8 +456,9 @@ struct Function {
   /// of this one, named primalName (transform/PrimalCopies.h).
   bool splitParams = false;
   std::string primalName;
-  /// Kernels: their struct parameters (split), in parameter order.
-  std::vector<SplitParam> splitKernelParams;
+  /// Kernels and functions with a custom pullback: their struct and
+  /// container parameters (split), in parameter order.
+  std::vector<SplitParam> splitOriginals;
 
   /// The name to call this function by from anywhere in the translation
   /// unit ("::ns::f", skipping anonymous namespaces, then templateArgs).

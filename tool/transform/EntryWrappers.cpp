@@ -27,26 +27,27 @@ Var *structParam(Module &m, const SplitParam &sp, const std::string &name, bool 
   return m.newVar(v);
 }
 
-/// `reinterpret_cast<const double *>(ps)`: an array of structs as the flat
-/// buffer of scalars the split function takes.
+} // namespace
+
 std::string flatView(const SplitParam &sp, const std::string &name, bool isConst,
                      const ScalarType &elem) {
   return "reinterpret_cast<" + std::string(isConst ? "const " : "") + elem.spelling + " *>(" +
          name + ")";
 }
 
-/// The static_assert that the struct has no padding: `stride` scalars.
-StmtRef sizeCheck(const SplitParam &sp, const ScalarType &elem) {
+StmtRef layoutCheck(const SplitParam &sp, const ScalarType &elem) {
   std::string n = std::to_string(sp.stride);
   return raw("static_assert(sizeof(" + sp.type + ") == " + n + " * sizeof(" + elem.spelling +
              "), \"cgp-ad reads an array of " + sp.type + " as " + n + " " + elem.spelling +
              "s each\");");
 }
 
+namespace {
+
 Function *wrap(Module &m, Function *g, const Function &k, bool gradient, int instance) {
   using Leaf = SplitParam::Leaf;
   std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leafOf;
-  for (const SplitParam &sp : k.splitKernelParams)
+  for (const SplitParam &sp : k.splitOriginals)
     for (const Leaf &leaf : sp.leaves)
       leafOf[leaf.var] = {&sp, &leaf};
   Function *w = m.newFunction();
@@ -89,7 +90,7 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient, int ins
       w->params.push_back(structParam(m, sp, sp.name, true, sp.isConst, false));
       args.push_back(flatView(sp, sp.name, sp.isConst, p->elem));
       if (checked.insert(sp.type).second)
-        checks.push_back(sizeCheck(sp, p->elem));
+        checks.push_back(layoutCheck(sp, p->elem));
       continue;
     }
     if (declared.insert(&sp).second)
@@ -143,7 +144,7 @@ void addEntryWrappers(Module &module, GeneratedCode &code) {
   std::map<std::string, int> instances; // per entry point of a template kernel
   for (auto *list : {&code.gradients, &code.tangents})
     for (auto &[g, kernel] : *list) {
-      if (kernel->splitKernelParams.empty())
+      if (kernel->splitOriginals.empty())
         continue;
       int instance = ++instances[g->scopedName()];
       Function *w = wrap(module, g, *kernel, list == &code.gradients, instance);

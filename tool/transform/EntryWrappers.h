@@ -16,6 +16,16 @@
 
 namespace cgp {
 
+/// `reinterpret_cast<const double *>(ps)`: an array of structs (split
+/// parameter `sp`, named `name` here) as the flat buffer of scalars of type
+/// `elem` that the split function takes.
+std::string flatView(const SplitParam &sp, const std::string &name, bool isConst,
+                     const ScalarType &elem);
+
+/// The static_assert that an array of structs has no padding: `stride`
+/// scalars of type `elem` each.
+StmtRef layoutCheck(const SplitParam &sp, const ScalarType &elem);
+
 /// Wraps every entry point (f_grad, f_jvp) of a kernel with struct
 /// parameters, in `code`.
 void addEntryWrappers(Module &module, GeneratedCode &code);

@@ -23,7 +23,9 @@ void addPrimalCopies(Module &module, GeneratedCode &code) {
       for (const ExprRef &e : ownExprs(s))
         forEachExpr(e, [&](const ExprRef &x) {
           Function *h = x->kind == ExprKind::Call ? x->callee : nullptr;
-          if (!h || !h->splitParams || !done.insert(h).second)
+          // A function with a custom pullback is called as it is, through
+          // its adapter (transform/CustomCallAdapters.h).
+          if (!h || !h->splitParams || !h->userPullback.empty() || !done.insert(h).second)
             return;
           int n = ++count[h->scopedName()];
           h->primalName = h->name + "_primal" + (n == 1 ? "" : "_" + std::to_string(n));

@@ -8,6 +8,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMAP 2>&1 | FileCheck %s --check-prefix=MAP
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMETHOD 2>&1 | FileCheck %s --check-prefix=METHOD
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_INIT 2>&1 | FileCheck %s --check-prefix=VECTOR_INIT
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DBY_VALUE_CHANGED 2>&1 | FileCheck %s --check-prefix=BY_VALUE_CHANGED
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <array>
@@ -61,5 +62,18 @@ double k(const std::vector<double>& x) {
   std::vector<double> t(x.begin(), x.end());
   // VECTOR_INIT: containers.cpp:[[@LINE-1]]:23: error: cannot differentiate 'k': this constructor of the std::vector 't' is not supported; write std::vector<T> t(n), (n, value), (other) or {a, b, ...}
   return t[0];
+}
+#endif
+
+#ifdef BY_VALUE_CHANGED
+void scale(std::vector<double>& v, double a) {
+  for (double& e : v)
+    e *= a;
+}
+CGP_GRAD(v)
+double k(std::vector<double> v, double a) {
+  scale(v, a);
+  // BY_VALUE_CHANGED: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': passes 'v', a parameter taken by value, to 'scale', which may change it; cgp-ad keeps parameters taken by value read-only: take it by reference, or copy it into a local variable first
+  return v[0];
 }
 #endif

@@ -10,8 +10,11 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DUNKNOWN 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTWO 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DFORWARD_POINTER 2>&1 | FileCheck %s --check-prefix=FORWARD_POINTER
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_TYPES 2>&1 | FileCheck %s --check-prefix=STRUCT_TYPES
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNO_DEFAULT 2>&1 | FileCheck %s --check-prefix=NO_DEFAULT
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
+#include <vector>
 
 #ifdef TYPES
 double g(double x, const double *v, int n);
@@ -59,4 +62,32 @@ double k(const double *v) {
   double r = g(v, 3);
   return r * r;
 }
+#endif
+
+#ifdef STRUCT_TYPES
+struct Cam {
+  double f, c[2];
+  int id;
+};
+double proj(const Cam &cam, const std::vector<double> &X, int n);
+CGP_PULLBACK_OF(proj)
+// STRUCT_TYPES: pullback.cpp:[[@LINE-1]]:1: error: the parameters of 'proj_pb' do not agree with those of 'proj': a pullback of 'proj' must be declared 'void proj_pb(const Cam & cam, const std::vector<double> & X, int n, double d_ret, Cam * d_cam, std::vector<double> * d_X)'
+void proj_pb(const Cam &cam, const std::vector<double> &X, int n, double d_ret, double *d_cam,
+             double *d_X);
+#endif
+
+#ifdef NO_DEFAULT
+struct Gain {
+  explicit Gain(double g) : g(g) {}
+  double g;
+};
+double amplify(const Gain &gain, double x);
+CGP_PULLBACK_OF(amplify)
+void amplify_pb(const Gain &gain, double x, double d_ret, Gain *d_gain, double *d_x);
+CGP_GRAD(x)
+double k(double x) {
+  Gain gain(2.0);
+  return amplify(gain, x);
+}
+// NO_DEFAULT: pullback.cpp:[[@LINE-8]]:{{[0-9]+}}: error: cannot differentiate 'k': the struct 'Gain' of parameter 'gain' has no default constructor; the pullback of 'amplify' needs one to receive it and its adjoint
 #endif
