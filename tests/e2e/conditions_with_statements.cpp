@@ -1,7 +1,9 @@
 // Conditions that need statements of their own: struct temporaries
 // (`(a - b).norm() < r`, a helper returning a struct), increments (`p[k++]`,
 // `while (i++ < n)`, `while (--m >= 0)`) and a call that takes a local by
-// reference (its value copied back after the call). In an `if` or `switch`
+// reference (its value copied back after the call; when the expression
+// reads the variable after the call, the call runs before the statement).
+// In an `if` or `switch`
 // the statements run before it; where some must run after the condition is
 // evaluated (the increment, the copy back), its value is kept in a local
 // first. A `while` or `for` loop tests such a condition at the top of its
@@ -48,6 +50,15 @@ double pairs(const double* p, int n, double r) {
     s += p[k] * w;
   if (bump(w) > 0.0)
     s += w * w;
+  // `w` read after the call changed it (`&&` and `?:` order them): the call
+  // runs before the condition, and its copy goes back right after it.
+  if (bump(w) > 0.5 && w < 5.0)
+    s += w * r;
+  double t = bump(w) > 0.5 ? w : -w;
+  s += t * p[1];
+  // `w` read before a call that may not run: the copy goes back after.
+  if (w > 0.0 && bump(w) < 10.0)
+    s += w;
   switch (static_cast<int>((at(p, 0) - at(p, 1)).norm() * 2.0)) {
   case 0:
     s += p[2];
@@ -71,6 +82,12 @@ double pairs(const double* p, int n, double r) {
 // CHECK-NEXT: condition_1 = bump_ret > 0.0;
 // CHECK-NEXT: w = bump_a[0];
 // CHECK-NEXT: if (condition_1) {
+// CHECK: bump_value = ::bump_fwd(bump_a_1[0]);
+// CHECK-NEXT: w = bump_a_1[0];
+// CHECK-NEXT: if (bump_value > 0.5 && w < 5.0) {
+// CHECK: bump_value_1 = ::bump_fwd(bump_a_2[0]);
+// CHECK-NEXT: w = bump_a_2[0];
+// CHECK-NEXT: t = bump_value_1 > 0.5 ? w : -w;
 
 CGP_GRAD(p, r)
 CGP_JVP(p, r)

@@ -255,36 +255,163 @@ ExprRef Lowering::referenceCopy(Var *x, const Function *f, const Var *param,
   sideEffects_->before.push_back(decl(copy));
   sideEffects_->before.push_back(assign(index(copy, {intLit(0)}), varRef(x)));
   sideEffects_->after.push_back(assign(varRef(x), index(copy, {intLit(0)})));
+  sideEffects_->copyBoxes.push_back(copy);
+  sideEffects_->copyBacks.push_back(sideEffects_->after.back());
   sideEffects_->copiedBack.push_back(x);
   sideEffects_->copiedFor.push_back(f);
   sideEffects_->copiedAt = arg->getBeginLoc();
   return referenceArgument(address(copy, intLit(0)));
 }
 
-void Lowering::refuseReadsAroundCopies(const std::vector<ExprRef> &exprs,
-                                       const SideEffects &effects) {
-  // The copy goes back after the whole statement (or condition). C++ reads
-  // the variable after the call where `&&`, `||` or `?:` order them, and in
-  // either order elsewhere; only the call's own arguments read it before.
-  auto visit = [&](const ExprRef &e, std::set<const Var *> exempt, auto &self) -> void {
-    if (!e)
-      return;
-    for (size_t i = 0; i < effects.copiedBack.size(); ++i) {
-      const Var *v = effects.copiedBack[i];
-      if (e->kind == ExprKind::Call && e->callee == effects.copiedFor[i])
-        exempt.insert(v);
-      else if ((e->kind == ExprKind::VarRef || e->kind == ExprKind::Index) && e->var == v &&
-               !exempt.count(v))
+namespace {
+
+/// A path from an expression's root down to one node: each node and the
+/// index of the operand taken below it.
+using Path = std::vector<std::pair<const ExprNode *, size_t>>;
+
+/// Finds the first node of `e` (parents first) for which `match` holds,
+/// leaving the way to it in `path`.
+template <class Match> bool findPath(const ExprRef &e, Match &&match, Path &path) {
+  if (!e)
+    return false;
+  if (match(*e))
+    return true;
+  for (size_t i = 0; i < e->operands.size(); ++i) {
+    path.push_back({e.get(), i});
+    if (findPath(e->operands[i], match, path))
+      return true;
+    path.pop_back();
+  }
+  return false;
+}
+
+/// Every node of `e` for which `match` holds (not looking inside `skip`),
+/// each with its path.
+template <class Match>
+void findAll(const ExprRef &e, Match &&match, const ExprNode *skip, Path &path,
+             std::vector<Path> &out) {
+  if (!e || e.get() == skip)
+    return;
+  if (match(*e))
+    out.push_back(path);
+  for (size_t i = 0; i < e->operands.size(); ++i) {
+    path.push_back({e.get(), i});
+    findAll(e->operands[i], match, skip, path, out);
+    path.pop_back();
+  }
+}
+
+/// True at a node that evaluates its operands in order, the later ones only
+/// sometimes: `&&`, `||`, `?:`.
+bool ordersOperands(const ExprNode &e) {
+  return e.kind == ExprKind::Select ||
+         (e.kind == ExprKind::Binary &&
+          (e.binaryOp == BinaryOp::LAnd || e.binaryOp == BinaryOp::LOr));
+}
+
+enum class Order { Before, After, Unsequenced };
+
+/// When a read at `read` runs with respect to the call at `call` (paths
+/// from the same root): where the two part, `&&`, `||` and `?:` order their
+/// first operand before the others (and run one arm of `?:` only).
+Order orderOf(const Path &call, const Path &read) {
+  size_t k = 0;
+  while (k < call.size() && k < read.size() && call[k] == read[k])
+    ++k;
+  if (k == call.size() || k == read.size() || call[k].first != read[k].first ||
+      !ordersOperands(*call[k].first))
+    return Order::Unsequenced;
+  size_t c = call[k].second, r = read[k].second;
+  if (c == 0)
+    return Order::After;
+  if (r == 0)
+    return Order::Before;
+  return Order::Before; // the two arms of `?:`: the read runs when the call did not
+}
+
+/// `e` with the node at the end of `path` replaced by `by`.
+ExprRef replaceAt(const ExprRef &e, const Path &path, size_t depth, const ExprRef &by) {
+  if (depth == path.size())
+    return by;
+  auto copy = std::make_shared<ExprNode>(*e);
+  size_t i = path[depth].second;
+  copy->operands[i] = replaceAt(e->operands[i], path, depth + 1, by);
+  return copy;
+}
+
+} // namespace
+
+ExprRef Lowering::sequenceCopies(ExprRef e, SideEffects &effects) {
+  // A scalar passed by reference goes to the call in a one-element copy,
+  // copied back after the whole statement (or condition). Reads of the
+  // variable elsewhere in the expression must run before the call (`x > 0
+  // && f(x)`: left as it is), or after it (`f(x) > 0 && x < 1`: the call
+  // then runs before the statement, its value in a temporary, and the copy
+  // goes back right after it), never in an order C++ leaves open.
+  for (size_t i = 0; i < effects.copiedBack.size(); ++i) {
+    const Var *v = effects.copiedBack[i];
+    const Var *box = effects.copyBoxes[i];
+    Path call;
+    auto isCall = [&](const ExprNode &n) {
+      if (n.kind != ExprKind::Call)
+        return false;
+      for (const ExprRef &op : n.operands)
+        if (op->var == box)
+          return true;
+      return false;
+    };
+    if (!findPath(e, isCall, call))
+      continue; // in another expression of the statement
+    const ExprNode *callNode = call.empty() ? e.get() : call.back().first->operands[call.back().second].get();
+    bool lazy = false;
+    for (const auto &[node, operand] : call)
+      lazy |= ordersOperands(*node) && operand > 0;
+    std::vector<Path> reads;
+    Path at;
+    findAll(
+        e,
+        [&](const ExprNode &n) {
+          return (n.kind == ExprKind::VarRef || n.kind == ExprKind::Index) && n.var == v;
+        },
+        callNode, at, reads);
+    bool before = false, after = false;
+    std::string callee = effects.copiedFor[i]->name;
+    for (const Path &read : reads) {
+      Order o = orderOf(call, read);
+      if (o == Order::Unsequenced)
         unsupported(effects.copiedAt,
                     "reads '" + v->name + "' in the expression that passes it by reference to '" +
-                        effects.copiedFor[i]->name + "', which changes it; make that call a "
-                        "statement of its own");
+                        callee + "', which changes it, in an order C++ leaves open; make that "
+                        "call a statement of its own");
+      (o == Order::After ? after : before) = true;
     }
-    for (const ExprRef &op : e->operands)
-      self(op, exempt, self);
-  };
-  for (const ExprRef &e : exprs)
-    visit(e, {}, visit);
+    if (!after)
+      continue;
+    if (lazy || before)
+      unsupported(effects.copiedAt,
+                  "reads '" + v->name + "' after '" + callee + "' changes it through a "
+                      "reference, in an expression where that call may not run; make that "
+                      "call a statement of its own");
+    Var *value = newLocal(callee + "_value", callNode->type, position(effects.copiedAt));
+    auto found = std::find(effects.after.begin(), effects.after.end(), effects.copyBacks[i]);
+    effects.after.erase(found);
+    StmtRef d = decl(value, std::make_shared<ExprNode>(*callNode));
+    d->pos = value->pos;
+    effects.before.push_back(d);
+    effects.before.push_back(effects.copyBacks[i]);
+    e = replaceAt(e, call, 0, varRef(value));
+  }
+  return e;
+}
+
+void Lowering::refuseReadsOfCopies(const ExprRef &e, const SideEffects &effects) {
+  for (const Var *v : effects.copiedBack)
+    forEachExpr(e, [&](const ExprRef &x) {
+      if ((x->kind == ExprKind::VarRef || x->kind == ExprKind::Index) && x->var == v)
+        unsupported(effects.copiedAt, "reads '" + v->name + "' where it is assigned, in a "
+                                      "statement that passes it by reference to a call that "
+                                      "changes it; make that call a statement of its own");
+    });
 }
 
 std::vector<ExprRef> Lowering::lowerArgs(const clang::CallExpr *e, Function *f,

@@ -467,7 +467,7 @@ ExprRef Lowering::lowerCondition(const clang::Expr *c, std::vector<StmtRef> &bef
   ExprRef cond = lowerExpr(c);
   sideEffects_ = outer;
   if (!effects.copiedBack.empty())
-    refuseReadsAroundCopies({cond}, effects);
+    cond = sequenceCopies(cond, effects);
   appendAll(before, effects.before);
   if (!effects.after.empty()) {
     Var *held = newLocal("condition", cond->type, position(c->getBeginLoc()));

@@ -477,12 +477,19 @@ private:
     /// statement itself must not assign them.
     std::vector<Var *> copiedBack;
     std::vector<const Function *> copiedFor; // the callee that changes each
+    std::vector<Var *> copyBoxes;            // the copy each call takes
+    std::vector<StmtRef> copyBacks;          // the statement (in `after`) copying it back
     clang::SourceLocation copiedAt;
   };
-  /// Refuses a read, in `exprs` (a statement's or a condition's), of a
-  /// variable `effects` copies back after a call, other than in that call's
-  /// own arguments: it would see the old value.
-  void refuseReadsAroundCopies(const std::vector<ExprRef> &exprs, const SideEffects &effects);
+  /// Orders the reads, in `e` (a statement's value or a condition), of the
+  /// variables `effects` copies back after a call: a read that runs after
+  /// such a call makes it run before the statement (its value in a
+  /// temporary, the copy back right after it); a read in an order C++
+  /// leaves open is refused. Returns `e`, rewritten.
+  ExprRef sequenceCopies(ExprRef e, SideEffects &effects);
+  /// Refuses any read, in `e` (the place a statement assigns), of a variable
+  /// `effects` copies back.
+  void refuseReadsOfCopies(const ExprRef &e, const SideEffects &effects);
   SideEffects *sideEffects_ = nullptr;
   /// For the life of the object, statements lowered are those of another
   /// function (a helper's, a lambda's): nothing they need runs around the
@@ -554,8 +561,11 @@ template <class Make> StmtRef Lowering::withSideEffects(Make make) {
         unsupported(effects.copiedAt, "assigns to '" + v->name +
                                           "' the result of a call that also changes it "
                                           "through a reference; assign to another variable");
-  if (!effects.copiedBack.empty())
-    refuseReadsAroundCopies(ownExprs(s), effects);
+  if (!effects.copiedBack.empty()) {
+    refuseReadsOfCopies(s->lhs, effects);
+    if (s->value)
+      s->value = sequenceCopies(s->value, effects);
+  }
   if (s->kind == StmtKind::Return)
     effects.after.clear(); // nothing runs after a return
   std::vector<StmtRef> all = effects.before;

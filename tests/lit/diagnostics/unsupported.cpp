@@ -17,6 +17,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPOINTER_ARITH 2>&1 | FileCheck %s --check-prefix=POINTER_ARITH
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DDO_WHILE_CONTINUE 2>&1 | FileCheck %s --check-prefix=DO_WHILE_CONTINUE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DREAD_AROUND_COPY 2>&1 | FileCheck %s --check-prefix=READ_AROUND_COPY
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DREAD_AFTER_LAZY_COPY 2>&1 | FileCheck %s --check-prefix=READ_AFTER_LAZY_COPY
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DASSIGN_IN_EXPR 2>&1 | FileCheck %s --check-prefix=ASSIGN_IN_EXPR
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOMMA 2>&1 | FileCheck %s --check-prefix=COMMA
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCONDITION_DECL 2>&1 | FileCheck %s --check-prefix=CONDITION_DECL
@@ -144,9 +145,19 @@ CGP_GRAD(W) double k(const double *W, int n) { return (W + n)[1]; }
 static double bump(double &a) { a = a * 2.0; return a; }
 CGP_GRAD(x) double k(double x) {
   double w = x;
+  double s = bump(w) + w;
+  // READ_AROUND_COPY: unsupported.cpp:[[@LINE-1]]:19: error: cannot differentiate 'k': reads 'w' in the expression that passes it by reference to 'bump', which changes it, in an order C++ leaves open; make that call a statement of its own
+  return s;
+}
+#endif
+
+#ifdef READ_AFTER_LAZY_COPY
+static double bump(double &a) { a = a * 2.0; return a; }
+CGP_GRAD(x) double k(double x) {
+  double w = x;
   double s = 0;
-  if (bump(w) > 0.0 && w > 1.5)
-    // READ_AROUND_COPY: unsupported.cpp:[[@LINE-1]]:12: error: cannot differentiate 'k': reads 'w' in the expression that passes it by reference to 'bump', which changes it; make that call a statement of its own
+  if (x > 0.0 && bump(w) > 0.0 && w > 1.5)
+    // READ_AFTER_LAZY_COPY: unsupported.cpp:[[@LINE-1]]:23: error: cannot differentiate 'k': reads 'w' after 'bump' changes it through a reference, in an expression where that call may not run; make that call a statement of its own
     s = x;
   return s;
 }
