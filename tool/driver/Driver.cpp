@@ -101,6 +101,14 @@ public:
                  Outputs &outputs)
       : ci_(ci), input_(std::move(input)), options_(options), outputs_(outputs) {}
 
+  /// The bodies of functions in system headers are not parsed (Clang keeps
+  /// those it may need, constexpr and deduced-return ones): cgp-ad calls
+  /// such functions and never differentiates them, and most of its run is
+  /// the parse of the input's headers.
+  bool shouldSkipFunctionBody(clang::Decl *d) override {
+    return ci_.getSourceManager().isInSystemHeader(d->getLocation());
+  }
+
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     clang::DiagnosticsEngine &engine = ci_.getDiagnostics();
     if (engine.hasErrorOccurred())
@@ -180,6 +188,7 @@ public:
       : options_(options), outputs_(outputs) {}
 
   bool BeginSourceFileAction(clang::CompilerInstance &ci) override {
+    ci.getFrontendOpts().SkipFunctionBodies = true; // where the consumer says so
     includes_ = std::make_shared<IncludeCollector>();
     includes_->attachToPreprocessor(ci.getPreprocessor());
     return true;
