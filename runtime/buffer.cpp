@@ -2,9 +2,11 @@
 //
 // A Buffer's blocks are taken at its sizing and given back when it dies; the
 // pool keeps them for the next call, so the steady state allocates nothing.
-// Blocks are powers of two bytes (at least 64), one free list per size.
+// Blocks are powers of two bytes (at least 64), one free list per size. And
+// the message of checkSizeKept(), out of line.
 #include "cgp/buffer.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -59,6 +61,13 @@ void giveBlock(void *block, std::size_t capacity) {
   std::size_t rounded = 0;
   int c = BlockPool::sizeClass(capacity, rounded);
   pool().free[c].push_back(block);
+}
+
+void sizeChanged(std::size_t size, std::size_t now, const char *function) {
+  std::fprintf(stderr, "cgp-ad: '%s' changed the size of a std::vector from %zu to %zu; a "
+                       "function with a custom pullback must keep the sizes of its vectors\n",
+               function, size, now);
+  std::abort();
 }
 
 } // namespace rt

@@ -9,6 +9,7 @@
 // those anyway (the minimum a loop needs): the computation never fails
 // over memory, and CGP_DEBUG=1 says so.
 #include "cgp/checkpoint.h"
+#include "cgp/schedule.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,7 +17,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <new>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace cgp {
 namespace rt {
@@ -99,11 +103,19 @@ CheckpointStore &CheckpointStore::current() {
   return store;
 }
 
+CheckpointStore::~CheckpointStore() { std::free(buffer_); }
+
 std::size_t CheckpointStore::acquire(std::size_t bytes) {
   std::size_t offset = used_;
   used_ += bytes;
-  if (used_ > buffer_.size())
-    buffer_.resize(std::max(used_, buffer_.size() * 2));
+  if (used_ > capacity_) {
+    std::size_t capacity = std::max(used_, capacity_ * 2);
+    void *grown = std::realloc(buffer_, capacity);
+    if (!grown)
+      throw std::bad_alloc();
+    buffer_ = static_cast<unsigned char *>(grown);
+    capacity_ = capacity;
+  }
   return offset;
 }
 
@@ -481,11 +493,96 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   return snapshots;
 }
 
+/// One run of the loop: its schedule, where its snapshots are, and
+/// where its schedule stands. suspend() puts it aside, resume() takes it
+/// back.
+struct LoopCheckpoints::Run {
+  std::optional<BinomialSchedule> schedule;
+  std::optional<StretchSchedule> stretches;
+  std::size_t offset = 0, stateBytes = 0; // its snapshots in the store
+  bool reversed = false;                  // a Reverse action came (see next())
+  bool held = false;                      // next() gives `last` again (see hold())
+  ScheduleAction last;
+  // A plan that tapes first (LoopSite::tapeFirst): the loop's iterations,
+  // the first `taped` of them taped before any schedule (while
+  // `tapingFirst`), the tape's size when they began, and the room and
+  // most bytes per iteration of the plan. The schedule covers [taped,
+  // total), its steps shifted by `taped`.
+  std::int64_t total = 0, taped = 0;
+  std::size_t tapeStart = 0, storeStart = 0;
+  double room = 0, iterationBytes = 0, keptBytes = 0;
+  bool tapingFirst = false, tapedReversed = false;
+  // Loops inside plan their own reversal (LoopSite::leavesRoom): taped
+  // one iteration at a time while what the run holds stays under half
+  // its room, and the other half is reserved (`reserved`) so that
+  // the loops inside plan within the first: the rest of the iterations
+  // always find half the room.
+  bool nested = false;
+  double reserved = 0;
+  // With loops inside (nextCounted() measures): what the run held before
+  // its last Tape action, the most one iteration held taped, what all of
+  // them held, how many were measured (each is taped once), and the site
+  // the run plans for.
+  double heldBefore = 0, mostHeld = 0;
+  double wholeBytes = 0;
+  std::int64_t measured = 0;
+  bool measuring = false;
+  LoopSite *site = nullptr;
+  bool restDone = false; // the schedule of the rest ended, its snapshots released
+  bool pastHalf = false; // tapeNext() went past half the room once
+  // With keptBytes > 0, the body's own variables are kept where the
+  // iterations taped first end: the Keep actions given so far.
+  bool kept = false, keptBack = false;
+};
+
+struct LoopCheckpoints::Runs {
+  Run run;
+  std::vector<Run> suspended;
+};
+
+namespace {
+CheckpointStore &store() { return CheckpointStore::current(); }
+} // namespace
+
+LoopCheckpoints::LoopCheckpoints() : runs_(new Runs) {}
+LoopCheckpoints::~LoopCheckpoints() { delete runs_; }
+
+unsigned char *LoopCheckpoints::slotAt(int slot) {
+  return store().at(runs().run.offset + static_cast<std::size_t>(slot) * runs().run.stateBytes);
+}
+
+void LoopCheckpoints::hold() { runs().run.held = true; }
+
+ScheduleAction LoopCheckpoints::next() {
+  // Past the first Reverse action (which ends the forward sweep, its last
+  // segment taped), iterations run again: a profile does not count them.
+  if (CGP_RT_UNLIKELY(runs().run.reversed && !muted_)) {
+    muted_ = true;
+    detail::muteProfile(1);
+  }
+  if (CGP_RT_UNLIKELY(runs().run.held)) {
+    runs().run.held = false;
+    return runs().run.last;
+  }
+  runs().run.last = runs().run.stretches ? runs().run.stretches->next() : nextCounted();
+  if (runs().run.last.isReverse()) {
+    runs().run.reversed = true;
+    Tape::current().notePeak(); // a taped segment is the tape's high point
+  }
+  return runs().run.last;
+}
+
+std::int64_t LoopCheckpoints::steps() const {
+  return runs().run.stretches  ? runs().run.stretches->steps()
+         : runs().run.schedule ? runs().run.taped + runs().run.schedule->steps()
+                         : runs().run.total;
+}
+
 void LoopCheckpoints::beginRun(std::int64_t steps, std::size_t stateBytes) {
   finish();
-  run_ = Run();
-  run_.total = steps;
-  run_.stateBytes = stateBytes;
+  runs().run = Run();
+  runs().run.total = steps;
+  runs().run.stateBytes = stateBytes;
   active_ = true;
   muted_ = false;
 }
@@ -493,8 +590,8 @@ void LoopCheckpoints::beginRun(std::int64_t steps, std::size_t stateBytes) {
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
                             std::int64_t segment) {
   beginRun(steps, stateBytes);
-  run_.schedule.emplace(steps, snapshots, segment);
-  run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
+  runs().run.schedule.emplace(steps, snapshots, segment);
+  runs().run.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
   Tape::current().notePeak();
 }
 
@@ -502,129 +599,129 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
                             LoopSite &site) {
   if (!site.tapeFirst) {
     start(steps, snapshots, stateBytes, site.segment);
-    run_.site = &site;
-    run_.nested = site.leavesRoom;
+    runs().run.site = &site;
+    runs().run.nested = site.leavesRoom;
     return;
   }
   beginRun(steps, stateBytes);
-  run_.offset = run_.storeStart = store().bytes(); // no snapshots yet: planRest() takes them
-  run_.tapeStart = Tape::current().bytes();
-  run_.room = site.room;
-  run_.iterationBytes = std::max(site.iterationBytes, 1.0);
-  run_.keptBytes = site.keptBytes;
-  run_.tapingFirst = true;
-  run_.site = &site;
-  run_.nested = site.leavesRoom;
-  if (run_.nested) {
-    run_.reserved = std::max(run_.room, 0.0) / 2;
-    reservedBytes += run_.reserved;
+  runs().run.offset = runs().run.storeStart = store().bytes(); // no snapshots yet: planRest() takes them
+  runs().run.tapeStart = Tape::current().bytes();
+  runs().run.room = site.room;
+  runs().run.iterationBytes = std::max(site.iterationBytes, 1.0);
+  runs().run.keptBytes = site.keptBytes;
+  runs().run.tapingFirst = true;
+  runs().run.site = &site;
+  runs().run.nested = site.leavesRoom;
+  if (runs().run.nested) {
+    runs().run.reserved = std::max(runs().run.room, 0.0) / 2;
+    reservedBytes += runs().run.reserved;
   }
   Tape::current().notePeak();
 }
 
 ScheduleAction LoopCheckpoints::nextCounted() {
-  if (!run_.nested)
+  if (!runs().run.nested)
     return nextCountedAction();
   // With loops inside: measure what each iteration holds, taped, so that
   // the next run of this site, if it all fits in half its room, tapes
   // first (planLoopReversal).
-  if (run_.measuring) {
-    const double held = heldSinceStart() - run_.heldBefore;
-    run_.measuring = false;
-    run_.wholeBytes += held;
-    run_.mostHeld = std::max(run_.mostHeld, held);
-    ++run_.measured;
+  if (runs().run.measuring) {
+    const double held = heldSinceStart() - runs().run.heldBefore;
+    runs().run.measuring = false;
+    runs().run.wholeBytes += held;
+    runs().run.mostHeld = std::max(runs().run.mostHeld, held);
+    ++runs().run.measured;
   }
   ScheduleAction a = nextCountedAction();
   if (a.isTape()) {
-    run_.heldBefore = heldSinceStart();
-    run_.measuring = true;
+    runs().run.heldBefore = heldSinceStart();
+    runs().run.measuring = true;
   }
   return a;
 }
 
 ScheduleAction LoopCheckpoints::nextCountedAction() {
   ScheduleAction a;
-  if (CGP_RT_UNLIKELY(run_.tapingFirst)) {
-    const std::int64_t left = run_.total - run_.taped;
+  if (CGP_RT_UNLIKELY(runs().run.tapingFirst)) {
+    const std::int64_t left = runs().run.total - runs().run.taped;
     const double used = heldSinceStart();
     std::int64_t count = 0;
-    if (run_.nested && !run_.kept) {
+    if (runs().run.nested && !runs().run.kept) {
       // With loops inside, one iteration at a time: what it will hold is
       // known only when its loops have run. The next one is taped while
       // what is left of the first half holds as much as the most an
       // iteration held so far: the loops inside it plan within that half,
       // and get at least what the same loops needed before.
-      if (left > 0 && used + run_.mostHeld < run_.room / 2)
+      if (left > 0 && used + runs().run.mostHeld < runs().run.room / 2)
         count = 1;
-    } else if (!run_.kept) {
-      count = tapeNext(left, run_.room - used);
+    } else if (!runs().run.kept) {
+      count = tapeNext(left, runs().run.room - used);
     }
     if (count > 0) {
       a.kind = ScheduleAction::Tape;
-      a.step = run_.taped;
-      a.to = run_.taped += count;
+      a.step = runs().run.taped;
+      a.to = runs().run.taped += count;
       return a;
     }
-    if (left > 0 && run_.keptBytes > 0 && !run_.kept) {
+    if (left > 0 && runs().run.keptBytes > 0 && !runs().run.kept) {
       // The body's own variables go on the tape before the rest is planned
       // (their bytes count in what is taped).
-      run_.kept = true;
+      runs().run.kept = true;
       a.kind = ScheduleAction::Keep;
-      a.step = a.to = run_.taped;
+      a.step = a.to = runs().run.taped;
       return a;
     }
-    run_.tapingFirst = false;
+    runs().run.tapingFirst = false;
     releaseReserve();
     if (left > 0)
       planRest();
   }
-  if (run_.schedule && !run_.restDone) {
-    a = run_.schedule->next();
+  if (runs().run.schedule && !runs().run.restDone) {
+    a = runs().run.schedule->next();
     if (a.kind != ScheduleAction::Done) {
-      a.step += run_.taped;
+      a.step += runs().run.taped;
       if (a.isAdvance() || a.isTape() || a.isReverse())
-        a.to += run_.taped;
+        a.to += runs().run.taped;
       return a;
     }
-    if (run_.taped > 0) {
+    if (runs().run.taped > 0) {
       // The rest is reversed: its snapshots go, and what the iterations
       // taped first left in the store (loops inside them, put aside) is
       // on top again.
-      run_.restDone = true;
-      store().release(run_.offset);
-      run_.offset = run_.storeStart;
+      runs().run.restDone = true;
+      store().release(runs().run.offset);
+      runs().run.offset = runs().run.storeStart;
     }
   }
-  if (run_.kept && !run_.keptBack) {
+  if (runs().run.kept && !runs().run.keptBack) {
     // The rest is reversed: the body's own variables, kept after the
     // iterations taped first, are on top of the tape.
-    run_.keptBack = true;
+    runs().run.keptBack = true;
     a.kind = ScheduleAction::Keep;
-    a.step = a.to = run_.taped;
+    a.step = a.to = runs().run.taped;
     return a;
   }
-  if (run_.taped > 0 && !run_.tapedReversed) {
+  if (runs().run.taped > 0 && !runs().run.tapedReversed) {
     // The iterations taped first: their tape is on top again.
-    run_.tapedReversed = true;
+    runs().run.tapedReversed = true;
     a.kind = ScheduleAction::Reverse;
     a.step = 0;
-    a.to = run_.taped;
+    a.to = runs().run.taped;
   }
   return a;
 }
 
 std::int64_t LoopCheckpoints::tapeNext(std::int64_t left, double room) {
-  const double most = run_.iterationBytes;
+  const double most = runs().run.iterationBytes;
   if (static_cast<double>(left) * most <= room)
     return left; // all that are left fit, even if each tapes the most
   // Tape as many more as, at the most each, keep what is taped within half
   // the loop's room: the rest keeps half of it at least. Where they stop,
   // the rest also loses what a Keep action pushes.
-  const double taped = run_.room - room;
-  room -= run_.keptBytes;
+  const double taped = runs().run.room - room;
+  room -= runs().run.keptBytes;
   std::int64_t count = static_cast<std::int64_t>(std::min(
-      std::floor(((run_.room - run_.keptBytes) / 2 - taped) / most), static_cast<double>(left)));
+      std::floor(((runs().run.room - runs().run.keptBytes) / 2 - taped) / most), static_cast<double>(left)));
   if (count >= 1)
     return count;
   // Past half the room, once: the most iterations that, at the most each,
@@ -634,12 +731,12 @@ std::int64_t LoopCheckpoints::tapeNext(std::int64_t left, double room) {
   // snapshots. Once only: each estimate is a plan of its own (about a
   // microsecond), and the loops that gain are those whose iterations tape
   // much less than the most, which the half above has already taped.
-  if (run_.pastHalf)
+  if (runs().run.pastHalf)
     return 0;
-  run_.pastHalf = true;
+  runs().run.pastHalf = true;
   auto runsAgain = [&](std::int64_t rest, double restRoom) {
     std::int64_t segment = 1;
-    int snapshots = planSegments(restRoom, most, run_.stateBytes, rest, segment);
+    int snapshots = planSegments(restRoom, most, runs().run.stateBytes, rest, segment);
     return snapshots == 0 ? std::numeric_limits<std::int64_t>::max()
                           : reverseRuns(rest, snapshots, segment);
   };
@@ -656,39 +753,39 @@ std::int64_t LoopCheckpoints::tapeNext(std::int64_t left, double room) {
 }
 
 double LoopCheckpoints::heldSinceStart() const {
-  return static_cast<double>(Tape::current().bytes() - run_.tapeStart) +
-         static_cast<double>(store().bytes() - run_.storeStart);
+  return static_cast<double>(Tape::current().bytes() - runs().run.tapeStart) +
+         static_cast<double>(store().bytes() - runs().run.storeStart);
 }
 
 void LoopCheckpoints::releaseReserve() {
-  reservedBytes -= run_.reserved;
-  run_.reserved = 0;
+  reservedBytes -= runs().run.reserved;
+  runs().run.reserved = 0;
 }
 
 void LoopCheckpoints::planRest() {
-  const std::int64_t rest = run_.total - run_.taped;
-  const double room = run_.room - heldSinceStart();
+  const std::int64_t rest = runs().run.total - runs().run.taped;
+  const double room = runs().run.room - heldSinceStart();
   std::int64_t segment = 1;
   // tapeNext() stopped while the rest's minimum (a snapshot and an
   // iteration, at the most) still fits. With loops inside: snapshots in
   // at most half of what is left, one iteration reversed at a time, as
   // planLoopReversal plans such a loop at its entry.
   int snapshots =
-      run_.nested
-          ? static_cast<int>(std::max(1.0, snapshotsThatFit(room / 2, run_.stateBytes, rest)))
-          : std::max(1, planSegments(room, run_.iterationBytes, run_.stateBytes, rest, segment));
-  run_.schedule.emplace(rest, snapshots, segment);
-  run_.offset = store().acquire(static_cast<std::size_t>(snapshots) * run_.stateBytes);
+      runs().run.nested
+          ? static_cast<int>(std::max(1.0, snapshotsThatFit(room / 2, runs().run.stateBytes, rest)))
+          : std::max(1, planSegments(room, runs().run.iterationBytes, runs().run.stateBytes, rest, segment));
+  runs().run.schedule.emplace(rest, snapshots, segment);
+  runs().run.offset = store().acquire(static_cast<std::size_t>(snapshots) * runs().run.stateBytes);
   // Said when the split moves (a loop in another runs many times alike).
   thread_local std::int64_t saidTotal = -1, saidTaped = -1;
-  if (debugEnabled() && (saidTotal != run_.total || saidTaped != run_.taped)) {
-    saidTotal = run_.total;
-    saidTaped = run_.taped;
+  if (debugEnabled() && (saidTotal != runs().run.total || saidTaped != runs().run.taped)) {
+    saidTotal = runs().run.total;
+    saidTaped = runs().run.taped;
     std::fprintf(stderr, "cgp-debug: loop of %lld iterations: the first %lld taped (%.0f "
                  "bytes), then binomial checkpointing of the rest with %d snapshots, segments "
                  "of %lld iterations, %lld iterations run again\n",
-                 static_cast<long long>(run_.total), static_cast<long long>(run_.taped),
-                 run_.room - room, snapshots, static_cast<long long>(segment),
+                 static_cast<long long>(runs().run.total), static_cast<long long>(runs().run.taped),
+                 runs().run.room - room, snapshots, static_cast<long long>(segment),
                  static_cast<long long>(reverseRuns(rest, snapshots, segment)));
   }
 }
@@ -698,7 +795,7 @@ void LoopCheckpoints::startOnline(int snapshots, std::size_t stateBytes, std::in
   snapshots_ = std::max(snapshots, 1);
   onlineSlots_ = std::max(snapshots_ / 2, 1);
   segment_ = segment;
-  run_.offset = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
+  runs().run.offset = store().acquire(static_cast<std::size_t>(snapshots_ + 1) * stateBytes);
   stride_ = 1;
   taken_ = 0;
   nextDue_ = 0;
@@ -710,8 +807,7 @@ bool LoopCheckpoints::makeRoom(std::int64_t n) {
     // Keep the snapshots before iterations 0, 2d, 4d, ...: slot i gets
     // what slot 2i held.
     for (int i = 1; 2 * i < taken_; ++i)
-      std::memcpy(store().at(run_.offset + slotOffset(i)),
-                  store().at(run_.offset + slotOffset(2 * i)), run_.stateBytes);
+      std::memcpy(slotAt(i), slotAt(2 * i), runs().run.stateBytes);
     taken_ = (taken_ + 1) / 2;
     stride_ *= 2;
     nextDue_ = taken_ * stride_;
@@ -726,20 +822,20 @@ bool LoopCheckpoints::makeRoom(std::int64_t n) {
 
 void LoopCheckpoints::endOnline(std::int64_t trips) {
   nextDue_ = -1;
-  run_.stretches.emplace(trips, taken_, stride_, snapshots_, segment_);
+  runs().run.stretches.emplace(trips, taken_, stride_, snapshots_, segment_);
 }
 
 void LoopCheckpoints::suspend() {
   // muted_ is false here: the forward phase ends at the action that sets
-  // run_.reversed, before the next() that would mute the profile.
-  suspended_.push_back(std::move(run_));
-  run_ = Run();
+  // runs().run.reversed, before the next() that would mute the profile.
+  runs().suspended.push_back(std::move(runs().run));
+  runs().run = Run();
   active_ = false;
 }
 
 void LoopCheckpoints::resume() {
-  run_ = std::move(suspended_.back());
-  suspended_.pop_back();
+  runs().run = std::move(runs().suspended.back());
+  runs().suspended.pop_back();
   active_ = true;
   muted_ = false;
   nextDue_ = -1;
@@ -748,14 +844,14 @@ void LoopCheckpoints::resume() {
 void LoopCheckpoints::beginProbe(std::size_t stateBytes) {
   finish();
   ++probing;
-  run_.stateBytes = stateBytes;
-  run_.offset = store().acquire(stateBytes);
+  runs().run.stateBytes = stateBytes;
+  runs().run.offset = store().acquire(stateBytes);
   detail::muteProfile(1); // the probe iteration runs again afterwards
 }
 
 void LoopCheckpoints::endProbe() {
   --probing;
-  store().release(run_.offset);
+  store().release(runs().run.offset);
   countRecomputedIterations(1);
   detail::muteProfile(-1);
 }
@@ -764,29 +860,29 @@ void LoopCheckpoints::finish() {
   if (!active_)
     return;
   releaseReserve();
-  if (run_.site && run_.nested) {
+  if (runs().run.site && runs().run.nested) {
     // Every iteration measured (each was taped once, by a Tape action):
     // what the whole loop holds taped, for the next plan at this site.
-    bool whole = run_.measured == run_.total && !probing;
-    run_.site->wholeBytes = whole ? run_.wholeBytes : -1;
-    run_.site->wholeSteps = run_.total;
+    bool whole = runs().run.measured == runs().run.total && !probing;
+    runs().run.site->wholeBytes = whole ? runs().run.wholeBytes : -1;
+    runs().run.site->wholeSteps = runs().run.total;
   }
   // Every iteration is taped once; what else ran is recomputation: the
   // untaped Advance runs (those of the forward sweep included: the
   // iterations they ran are taped again later), and for a loop planned
   // online its whole untaped forward run.
-  if (run_.schedule && run_.schedule->steps() > 0)
-    countRecomputedIterations(run_.schedule->replayed());
-  if (run_.stretches)
-    countRecomputedIterations(run_.stretches->steps() + run_.stretches->replayed());
-  run_.schedule.reset();
-  run_.stretches.reset();
+  if (runs().run.schedule && runs().run.schedule->steps() > 0)
+    countRecomputedIterations(runs().run.schedule->replayed());
+  if (runs().run.stretches)
+    countRecomputedIterations(runs().run.stretches->steps() + runs().run.stretches->replayed());
+  runs().run.schedule.reset();
+  runs().run.stretches.reset();
   nextDue_ = -1;
-  store().release(run_.offset);
+  store().release(runs().run.offset);
   active_ = false;
   if (muted_)
     detail::muteProfile(-1);
-  run_.reversed = muted_ = run_.held = false;
+  runs().run.reversed = muted_ = runs().run.held = false;
 }
 
 } // namespace rt

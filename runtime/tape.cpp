@@ -20,8 +20,21 @@ constexpr std::size_t kLargestChunkBytes = std::size_t(64) << 20;
 void notePeakTapeBytes(std::size_t bytes); // stats.cpp
 
 Tape::~Tape() {
-  for (Chunk &chunk : chunks_)
-    std::free(chunk.data);
+  for (std::size_t i = 0; i < chunkCount_; ++i)
+    std::free(chunks_[i].data);
+  std::free(chunks_);
+}
+
+void Tape::appendChunk(const Chunk &chunk) {
+  if (chunkCount_ == chunkRoom_) {
+    std::size_t room = chunkRoom_ ? 2 * chunkRoom_ : 8;
+    void *grown = std::realloc(chunks_, room * sizeof(Chunk));
+    if (!grown)
+      throw std::bad_alloc();
+    chunks_ = static_cast<Chunk *>(grown);
+    chunkRoom_ = room;
+  }
+  chunks_[chunkCount_++] = chunk;
 }
 
 Tape &Tape::current() {
@@ -62,7 +75,7 @@ void Tape::replayTo(std::size_t mark) {
 }
 
 void Tape::nextChunk(std::size_t need) {
-  if (!chunks_.empty()) {
+  if (!chunkCount_ == 0) {
     notePeak(); // before the move: bytes() must not count the top chunk twice
     Chunk &top = chunks_[current_];
     top.used = static_cast<std::size_t>(top_ - begin_);
@@ -72,14 +85,14 @@ void Tape::nextChunk(std::size_t need) {
   // Reuse a kept chunk when it is large enough; otherwise put a new one in
   // its place (a kept chunk that is too small is freed: it was never used
   // for anything still on the tape).
-  if (current_ < chunks_.size() && chunks_[current_].capacity < need) {
+  if (current_ < chunkCount_ && chunks_[current_].capacity < need) {
     std::free(chunks_[current_].data);
     chunks_[current_] = Chunk{};
   }
-  if (current_ >= chunks_.size() || chunks_[current_].data == nullptr) {
-    std::size_t capacity = chunks_.empty()
+  if (current_ >= chunkCount_ || chunks_[current_].data == nullptr) {
+    std::size_t capacity = chunkCount_ == 0
                                ? kFirstChunkBytes
-                               : std::min(kLargestChunkBytes, chunks_.back().capacity * 2);
+                               : std::min(kLargestChunkBytes, chunks_[chunkCount_ - 1].capacity * 2);
     capacity = std::max(capacity, need);
     Chunk fresh;
     fresh.data = static_cast<unsigned char *>(std::malloc(capacity));
@@ -87,10 +100,10 @@ void Tape::nextChunk(std::size_t need) {
       throw std::bad_alloc();
     fresh.capacity = capacity;
     ++allocations_;
-    if (current_ < chunks_.size())
+    if (current_ < chunkCount_)
       chunks_[current_] = fresh;
     else
-      chunks_.push_back(fresh);
+      appendChunk(fresh);
   }
   Chunk &chunk = chunks_[current_];
   chunk.used = 0;
@@ -111,7 +124,7 @@ void Tape::previousChunk() {
   // Chunks below may be empty too (a value too large for one went to the next
   // chunk): skip them.
   do {
-    if (current_ == 0 || chunks_.empty())
+    if (current_ == 0 || chunkCount_ == 0)
       std::abort(); // a pop without a matching push: a bug in generated code
     --current_;
   } while (chunks_[current_].used == 0);
@@ -139,13 +152,13 @@ std::size_t callPeakBytes() { return callPeak; }
 
 std::size_t Tape::capacityBytes() const {
   std::size_t total = 0;
-  for (const Chunk &chunk : chunks_)
-    total += chunk.capacity;
+  for (std::size_t i = 0; i < chunkCount_; ++i)
+    total += chunks_[i].capacity;
   return total;
 }
 
 void Tape::clear() {
-  if (chunks_.empty())
+  if (chunkCount_ == 0)
     return;
   current_ = 0;
   bytesBelow_ = 0;

@@ -14,8 +14,6 @@
 #define CGP_BUFFER_H
 
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 namespace cgp {
@@ -115,13 +113,10 @@ template <class T> inline void refresh(Buffer<T> &b, T *__restrict &elements) {
 /// pullback (or to its pullback) by reference must keep its size: the
 /// generated code holds its elements with the size they had. Stops the
 /// program, naming the function, when that function resized it.
+[[noreturn]] void sizeChanged(std::size_t size, std::size_t now, const char *function);
 inline void checkSizeKept(std::size_t size, std::size_t now, const char *function) {
-  if (size == now)
-    return;
-  std::fprintf(stderr, "cgp-ad: '%s' changed the size of a std::vector from %zu to %zu; a "
-                       "function with a custom pullback must keep the sizes of its vectors\n",
-               function, size, now);
-  std::abort();
+  if (size != now)
+    sizeChanged(size, now, function);
 }
 
 } // namespace rt

@@ -16,13 +16,11 @@
 #define CGP_CHECKPOINT_H
 
 #include "cgp/profile.h"
+#include "cgp/schedule_action.h"
 #include "cgp/tape.h"
-#include "cgp/schedule.h"
 
 #include <cstdint>
 #include <cstring>
-#include <optional>
-#include <vector>
 
 namespace cgp {
 namespace rt {
@@ -47,15 +45,19 @@ void endCall(std::int64_t compiledBudget);
 /// Thread-local storage for snapshots, used last-in first-out.
 class CheckpointStore {
 public:
+  CheckpointStore() = default;
+  CheckpointStore(const CheckpointStore &) = delete;
+  CheckpointStore &operator=(const CheckpointStore &) = delete;
+  ~CheckpointStore();
   static CheckpointStore &current();
   std::size_t acquire(std::size_t bytes); // returns an offset
   void release(std::size_t offset);       // frees everything from offset on
-  unsigned char *at(std::size_t offset) { return buffer_.data() + offset; }
+  unsigned char *at(std::size_t offset) { return buffer_ + offset; }
   std::size_t bytes() const { return used_; }
 
 private:
-  std::vector<unsigned char> buffer_;
-  std::size_t used_ = 0;
+  unsigned char *buffer_ = nullptr; // grown by acquire(), never shrunk
+  std::size_t capacity_ = 0, used_ = 0;
 };
 
 /// What the iterations of a counted loop tape, as the tool knows it when
@@ -156,18 +158,19 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
 /// The snapshots and schedule of one run of a checkpointed loop.
 class LoopCheckpoints {
 public:
-  LoopCheckpoints() = default;
+  LoopCheckpoints();
+  ~LoopCheckpoints();
   LoopCheckpoints(const LoopCheckpoints &) = delete;
   LoopCheckpoints &operator=(const LoopCheckpoints &) = delete;
-  // No destructor of its own: generated code calls finish(). Its members
-  // (a schedule's vectors) still make it non-trivially destructible, so
-  // generated code declares it `thread_local`, like its LoopSite: a local
+  // Generated code declares it `thread_local`, like its LoopSite: a local
   // object with a destructor gives the gradient cleanup paths at every call
   // that may throw, and with them GCC kept the MoE benchmark's accumulators
   // in memory in the hot loops (1.9x store-all's time with the code that
   // could checkpoint, 1.0-1.1x without cleanup paths). A kernel's gradient
   // does not call itself, so one object per loop and thread is enough;
   // each start() begins a fresh run, and it keeps its storage between calls.
+  // Its state (the schedules) lives in checkpoint.cpp, so that this header,
+  // which generated code includes, needs no standard containers.
 
   void start(std::int64_t steps, int snapshots, std::size_t stateBytes, std::int64_t segment = 1);
   /// As above, with the segment of `site`'s plan; when that plan tapes
@@ -192,27 +195,11 @@ public:
   /// the actions that reverse it (a StretchSchedule).
   void endOnline(std::int64_t trips);
 
-  ScheduleAction next() {
-    // Past the first Reverse action (which ends the forward sweep, its last
-    // segment taped), iterations run again: a profile does not count them.
-    if (CGP_RT_UNLIKELY(run_.reversed && !muted_)) {
-      muted_ = true;
-      detail::muteProfile(1);
-    }
-    if (CGP_RT_UNLIKELY(run_.held)) {
-      run_.held = false;
-      return run_.last;
-    }
-    run_.last = run_.stretches ? run_.stretches->next() : nextCounted();
-    if (run_.last.isReverse()) {
-      run_.reversed = true;
-      Tape::current().notePeak(); // a taped segment is the tape's high point
-    }
-    return run_.last;
-  }
+  /// The next action of the schedule.
+  ScheduleAction next();
   /// The forward sweep stopped at a Reverse action (or Done): the reverse
   /// sweep's first next() gives it again.
-  void hold() { run_.held = true; }
+  void hold();
   /// A loop nested in another loop runs many times before the first of
   /// those runs is reversed: after hold(), suspend() puts this run (its
   /// schedule, and its snapshots, which stay in the store) aside, and the
@@ -220,11 +207,7 @@ public:
   /// reversed last first, so the store stays last-in first-out.
   void suspend();
   void resume();
-  std::int64_t steps() const {
-    return run_.stretches  ? run_.stretches->steps()
-           : run_.schedule ? run_.taped + run_.schedule->steps()
-                           : run_.total;
-  }
+  std::int64_t steps() const;
   /// Frees the snapshots and counts the replayed iterations.
   void finish();
 
@@ -233,7 +216,7 @@ public:
   void beginProbe(std::size_t stateBytes);
   void endProbe();
 
-  void beginSave(int slot) { cursor_ = store().at(run_.offset + slotOffset(slot)); }
+  void beginSave(int slot) { cursor_ = slotAt(slot); }
   /// Saves a scalar (by value: its address is never taken) or an array.
   template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
   void put(T value) {
@@ -250,17 +233,18 @@ public:
     cursor_ += sizeof(T);
     return value;
   }
-  void beginLoad(int slot) { cursor_ = store().at(run_.offset + slotOffset(slot)); }
+  void beginLoad(int slot) { cursor_ = slotAt(slot); }
   template <class T> void get(T &value) {
     std::memcpy(&value, cursor_, sizeof(T));
     cursor_ += sizeof(T);
   }
 
 private:
-  static CheckpointStore &store() { return CheckpointStore::current(); }
-  std::size_t slotOffset(int slot) const {
-    return static_cast<std::size_t>(slot) * run_.stateBytes;
-  }
+  struct Run;  // one run of the loop (checkpoint.cpp)
+  struct Runs; // the current run and those put aside (suspend())
+  Runs &runs() const { return *runs_; }
+  /// Where snapshot `slot` of the current run is in the store.
+  unsigned char *slotAt(int slot);
 
   bool makeRoom(std::int64_t n);
   /// Ends the last run and starts a fresh one of `steps` iterations.
@@ -271,7 +255,7 @@ private:
   /// While a plan tapes first: how many of the `left` iterations to tape
   /// next, with `room` bytes not yet taped (0: plan the rest now).
   std::int64_t tapeNext(std::int64_t left, double room);
-  /// The taped first iterations end at run_.taped: the rest of the loop
+  /// The taped first iterations end at Run::taped: the rest of the loop
   /// gets a schedule of its own, within the room they leave.
   void planRest();
   ScheduleAction nextCountedAction();
@@ -280,49 +264,7 @@ private:
   /// Gives back what this run reserved (Run::reserved).
   void releaseReserve();
 
-  /// One run of the loop: its schedule, where its snapshots are, and
-  /// where its schedule stands. suspend() puts it aside, resume() takes it
-  /// back.
-  struct Run {
-    std::optional<BinomialSchedule> schedule;
-    std::optional<StretchSchedule> stretches;
-    std::size_t offset = 0, stateBytes = 0; // its snapshots in the store
-    bool reversed = false;                  // a Reverse action came (see next())
-    bool held = false;                      // next() gives `last` again (see hold())
-    ScheduleAction last;
-    // A plan that tapes first (LoopSite::tapeFirst): the loop's iterations,
-    // the first `taped` of them taped before any schedule (while
-    // `tapingFirst`), the tape's size when they began, and the room and
-    // most bytes per iteration of the plan. The schedule covers [taped,
-    // total), its steps shifted by `taped`.
-    std::int64_t total = 0, taped = 0;
-    std::size_t tapeStart = 0, storeStart = 0;
-    double room = 0, iterationBytes = 0, keptBytes = 0;
-    bool tapingFirst = false, tapedReversed = false;
-    // Loops inside plan their own reversal (LoopSite::leavesRoom): taped
-    // one iteration at a time while what the run holds stays under half
-    // its room, and the other half is reserved (`reserved`) so that
-    // the loops inside plan within the first: the rest of the iterations
-    // always find half the room.
-    bool nested = false;
-    double reserved = 0;
-    // With loops inside (nextCounted() measures): what the run held before
-    // its last Tape action, the most one iteration held taped, what all of
-    // them held, how many were measured (each is taped once), and the site
-    // the run plans for.
-    double heldBefore = 0, mostHeld = 0;
-    double wholeBytes = 0;
-    std::int64_t measured = 0;
-    bool measuring = false;
-    LoopSite *site = nullptr;
-    bool restDone = false; // the schedule of the rest ended, its snapshots released
-    bool pastHalf = false; // tapeNext() went past half the room once
-    // With keptBytes > 0, the body's own variables are kept where the
-    // iterations taped first end: the Keep actions given so far.
-    bool kept = false, keptBack = false;
-  };
-  Run run_;
-  std::vector<Run> suspended_;
+  Runs *runs_;
 
   // While an online loop runs: the next iteration to snapshot, the stride,
   // snapshots taken (slots 0..taken_-1) and how many it may take.

@@ -28,6 +28,8 @@
 #ifndef CGP_SCHEDULE_H
 #define CGP_SCHEDULE_H
 
+#include "cgp/schedule_action.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -41,33 +43,6 @@ std::int64_t binomialCapped(std::int64_t n, std::int64_t k, std::int64_t cap);
 /// The least number of replayed iterations to reverse `steps` iterations
 /// with `snapshots` slots (>= 1, the loop's start included).
 std::int64_t optimalReplays(std::int64_t steps, int snapshots);
-
-/// What the loop does next, in the reverse sweep (and in the forward sweep
-/// for the first actions: the forward sweep runs the loop up to the last
-/// iteration, taking snapshots on the way).
-struct ScheduleAction {
-  enum Kind : std::uint8_t {
-    Store,   // save the state (before iteration `step`) in slot `slot`
-    Restore, // load the state from slot `slot` (it is before iteration `step`)
-    Advance, // run iterations [step, to) without taping them
-    Tape,    // run iterations [step, to) taped (their reverse comes later)
-    Reverse, // reverse iterations [step, to), last first: their tape is on top
-    Keep,    // iterations taped first end here (forward: push the variables
-             // declared in the loop's body; reverse: pop them back)
-    Done,    // every iteration has been reversed
-  };
-  Kind kind = Done;
-  std::int64_t step = 0;
-  std::int64_t to = 0;
-  int slot = 0;
-
-  bool isStore() const { return kind == Store; }
-  bool isRestore() const { return kind == Restore; }
-  bool isAdvance() const { return kind == Advance; }
-  bool isTape() const { return kind == Tape; }
-  bool isReverse() const { return kind == Reverse; }
-  bool isKeep() const { return kind == Keep; }
-};
 
 class BinomialSchedule {
 public:

@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
 #include "cgp/buffer.h"
 
@@ -195,13 +194,17 @@ private:
 
   void nextChunk(std::size_t need);
   void previousChunk();
+  void appendChunk(const Chunk &chunk);
   void reportPeak(std::size_t now);
 
   unsigned char *begin_ = nullptr;
   unsigned char *top_ = nullptr;
   unsigned char *end_ = nullptr;
-  std::vector<Chunk> chunks_;
-  std::size_t current_ = 0;    // index of the top chunk (when chunks_ is not empty)
+  // The chunks, an array grown by tape.cpp (not a std::vector, so that
+  // this header, which every generated unit includes, stays light).
+  Chunk *chunks_ = nullptr;
+  std::size_t chunkCount_ = 0, chunkRoom_ = 0;
+  std::size_t current_ = 0;    // index of the top chunk (when there are chunks)
   std::size_t bytesBelow_ = 0; // bytes in use in the chunks under the top one
   std::size_t peak_ = 0;
   std::size_t allocations_ = 0;
