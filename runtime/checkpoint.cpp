@@ -497,6 +497,10 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
 /// where its schedule stands. suspend() puts it aside, resume() takes it
 /// back.
 struct LoopCheckpoints::Run {
+  // Every iteration taped (a plan of no snapshots): one Tape action, then
+  // one Reverse action (wholeStage counts them).
+  bool whole = false;
+  int wholeStage = 0;
   std::optional<BinomialSchedule> schedule;
   std::optional<StretchSchedule> stretches;
   std::size_t offset = 0, stateBytes = 0; // its snapshots in the store
@@ -587,8 +591,16 @@ void LoopCheckpoints::beginRun(std::int64_t steps, std::size_t stateBytes) {
   muted_ = false;
 }
 
+void LoopCheckpoints::startWhole(std::int64_t steps, std::size_t stateBytes) {
+  beginRun(steps, stateBytes);
+  runs().run.whole = true;
+  runs().run.offset = store().bytes(); // no snapshots: finish() releases nothing
+}
+
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
                             std::int64_t segment) {
+  if (snapshots == 0)
+    return startWhole(steps, stateBytes);
   beginRun(steps, stateBytes);
   runs().run.schedule.emplace(steps, snapshots, segment);
   runs().run.offset = store().acquire(static_cast<std::size_t>(snapshots) * stateBytes);
@@ -597,6 +609,8 @@ void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t state
 
 void LoopCheckpoints::start(std::int64_t steps, int snapshots, std::size_t stateBytes,
                             LoopSite &site) {
+  if (snapshots == 0)
+    return startWhole(steps, stateBytes);
   if (!site.tapeFirst) {
     start(steps, snapshots, stateBytes, site.segment);
     runs().run.site = &site;
@@ -642,6 +656,16 @@ ScheduleAction LoopCheckpoints::nextCounted() {
 
 ScheduleAction LoopCheckpoints::nextCountedAction() {
   ScheduleAction a;
+  if (runs().run.whole) {
+    // Every iteration taped at once, then reversed at once.
+    if (runs().run.wholeStage < 2) {
+      a.kind = runs().run.wholeStage == 0 ? ScheduleAction::Tape : ScheduleAction::Reverse;
+      a.step = 0;
+      a.to = runs().run.total;
+      ++runs().run.wholeStage;
+    }
+    return a;
+  }
   if (CGP_RT_UNLIKELY(runs().run.tapingFirst)) {
     const std::int64_t left = runs().run.total - runs().run.taped;
     const double used = heldSinceStart();

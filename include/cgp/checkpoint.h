@@ -172,6 +172,9 @@ public:
   // Its state (the schedules) lives in checkpoint.cpp, so that this header,
   // which generated code includes, needs no standard containers.
 
+  /// A run of `steps` iterations with `snapshots` slots on segments of
+  /// `segment` iterations; with no snapshots, a run that tapes every
+  /// iteration: one Tape action of them all, then one Reverse action.
   void start(std::int64_t steps, int snapshots, std::size_t stateBytes, std::int64_t segment = 1);
   /// As above, with the segment of `site`'s plan; when that plan tapes
   /// first (site.tapeFirst), the schedule begins with Tape actions of the
@@ -247,6 +250,8 @@ private:
   unsigned char *slotAt(int slot);
 
   bool makeRoom(std::int64_t n);
+  /// A run that tapes every iteration (start() with no snapshots).
+  void startWhole(std::int64_t steps, std::size_t stateBytes);
   /// Ends the last run and starts a fresh one of `steps` iterations.
   void beginRun(std::int64_t steps, std::size_t stateBytes);
   /// The next action of a counted loop: its taped first iterations (if its

@@ -46,6 +46,7 @@ double reuse(const double *x, const double *w, int n) {
 // JSON-NEXT: "overwritten_line": 30,
 // CGP-LABEL: double reuse_grad(
 // CGP: cgp_tape.push(r);
+// CGP-NEXT: int i = static_cast<int>(static_cast<std::int64_t>(i_start) + i_step * 1);
 // CGP-NEXT: r = x[i] * *w;
 // CGP-NOT: cgp_tape.push
 // CGP: r = r * r;

@@ -81,6 +81,7 @@ double window(const double *x, const int *pick, int n) {
 // CGP-NEXT: cgp_tape.push(k3_1);
 // CGP-NEXT: cgp_tape.push(y_0);
 // CGP-NEXT: cgp_tape.push(y_1);
+// CGP-NEXT: int s = static_cast<int>(static_cast<std::int64_t>(s_start) + s_step * 1);
 // CGP-NEXT: t = s * h;
 // CGP-NEXT: // inlined: ::rhs(p, t, y, k1)
 // CGP-NEXT: rhs_t = t;

@@ -355,7 +355,6 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                                          bool plansInside, Var *outerSite,
                                                          double replayShare) {
   Module &m = adj_.module();
-  Sweeps storeAll = sweepCountedLoop(s, inner);
   Var *i = s->counted.index;
   const ScalarType &it = i->elem;
   ScalarType i64 = ScalarType::int64Type();
@@ -479,6 +478,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                               plan, outerSite)));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.
+  // With no snapshots (every iteration taped), the schedule is one Tape
+  // action of every iteration, then their Reverse action: the loop's
+  // bodies are written once each, whichever the plan.
   std::vector<StmtRef> forward;
   if (indexUsed)
     forward.push_back(decl(first, start));
@@ -492,9 +494,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
   if (pushFirst)
     forward.push_back(push(varRef(first)));
-  out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
-                           block(storeAll.fwd), block(forward)));
-  out.fwd.push_back(push(varRef(snapshots)));
+  out.fwd.push_back(scope(forward));
 
   // Reverse phase: the schedule, from the Reverse action the forward phase
   // stopped at (the last segment), each segment run taped and reversed.
@@ -507,9 +507,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +
                             ": from the tape of every iteration, or from the snapshots"));
-  out.rev.push_back(decl(snapshots, tapePop(ScalarType::intType())));
-  out.rev.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
-                           block(storeAll.rev), block(reverse)));
+  out.rev.push_back(scope(reverse));
   return out;
 }
 

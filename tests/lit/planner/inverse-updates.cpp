@@ -75,7 +75,7 @@ double rows(const double *A, const double *x, int d) {
 // CGP-NEXT: d_L[li] += [[ADJ]] * x[c];
 // CGP-LABEL: double rows_grad(
 // CGP: cgp_tape.push(li);
-// CGP-NEXT: li = r * d;
+// CGP: li = r * d;
 // CGP-NOT: cgp_tape.push
 // CGP: ++li;
 // CGP: // reverse sweep

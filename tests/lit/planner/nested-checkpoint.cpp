@@ -84,8 +84,9 @@ double nest(const double *w, const int *len, int A) {
 // A probe measures one iteration of c: the others may tape more or less, so
 // the runtime may tape the first ones while they fit (the last argument).
 // CHECK-NEXT: b_site.leavesRoom
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(c_site, c_steps, c_iteration_bytes, 8, 0.0, 4096,
-// CHECK-NEXT: false, 0.0, cgp::rt::IterationTapes::Unevenly)
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(c_site, c_steps, c_iteration_bytes, 8, 0.0,
+// CHECK-NEXT: 4096, false, 0.0,
+// CHECK-NEXT: cgp::rt::IterationTapes::Unevenly)
 // CHECK: c_checkpoints.hold();
 // CHECK-NEXT: c_checkpoints.suspend();
 // CHECK: b_checkpoints.hold();
