@@ -124,6 +124,7 @@ void writeBack(const SplitParam &sp, const std::string &object, const std::strin
 /// The call of `function` with the user's arguments: the rebuilt objects
 /// in place of the split members, arrays of structs seen as structs again.
 struct UserArgs {
+  std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leafOf; // leavesOf(g)
   std::vector<std::string> values;
   std::map<const SplitParam *, std::string> objects; // built values
 };
@@ -140,8 +141,9 @@ std::map<const Var *, std::pair<const SplitParam *, const Leaf *>> leavesOf(cons
 /// Builds the user's argument values (declaring the rebuilt objects) in
 /// parameter order.
 UserArgs userArgs(const Function &g, Body &body) {
-  auto leafOf = leavesOf(g);
   UserArgs out;
+  out.leafOf = leavesOf(g);
+  const auto &leafOf = out.leafOf;
   std::set<std::string> checked;
   for (const Var *p : g.params) {
     auto it = leafOf.find(p);
@@ -232,6 +234,25 @@ Var *adjointParam(Module &m, const Var *p) {
   return m.newVar(v);
 }
 
+/// Copies between the members of adjoint object `object` and the split
+/// adjoints they stand for, skipping null ones: into the object, or out of
+/// it (copied for an in/out parameter, added for a read-only one).
+void copyAdjointMembers(const SplitParam &sp,
+                        const std::map<const Var *, const Var *> &adjointOf,
+                        const std::string &object, bool intoObject, Body &body) {
+  for (const Leaf &leaf : sp.leaves) {
+    auto d = adjointOf.find(leaf.var);
+    if (d == adjointOf.end())
+      continue;
+    const std::string &dn = d->second->name;
+    std::string split = leaf.isArray ? dn + "[k]" : "*" + dn;
+    std::string held = member(object, leaf) + (leaf.isArray ? "[k]" : "");
+    std::string copy = intoObject ? held + " = " + split + ";"
+                                  : split + (sp.inOut ? " = " : " += ") + held + ";";
+    body.add("if (" + dn + ") " + (leaf.isArray ? loop(extentOf(sp, leaf, object), copy) : copy));
+  }
+}
+
 /// The user's adjoint argument for split parameter `sp`: an object of its
 /// type (`&d_cam_value`), zero or holding the members' adjoints on entry.
 std::string adjointObject(const SplitParam &sp, const std::map<const Var *, const Var *> &adjointOf,
@@ -247,19 +268,8 @@ std::string adjointObject(const SplitParam &sp, const std::map<const Var *, cons
     return "&" + object;
   }
   body.add(sp.type + " " + object + "{};");
-  if (!sp.inOut)
-    return "&" + object;
-  for (const Leaf &leaf : sp.leaves) {
-    auto d = adjointOf.find(leaf.var);
-    if (d == adjointOf.end())
-      continue;
-    const std::string &dn = d->second->name;
-    if (leaf.isArray)
-      body.add("if (" + dn + ") " +
-               loop(extentOf(sp, leaf, object), member(object, leaf) + "[k] = " + dn + "[k];"));
-    else
-      body.add("if (" + dn + ") " + member(object, leaf) + " = *" + dn + ";");
-  }
+  if (sp.inOut)
+    copyAdjointMembers(sp, adjointOf, object, /*intoObject=*/true, body);
   return "&" + object;
 }
 
@@ -267,21 +277,10 @@ std::string adjointObject(const SplitParam &sp, const std::map<const Var *, cons
 /// members back into the split adjoints.
 void adjointBack(const SplitParam &sp, const std::map<const Var *, const Var *> &adjointOf,
                  const std::string &object, const std::string &pullback, Body &body) {
-  std::string op = sp.inOut ? " = " : " += ";
   if (isVector(sp))
     body.add("cgp::rt::checkSizeKept(" + sp.leaves[1].var->name + ", " + object + ".size(), \"" +
              pullback + "\");");
-  for (const Leaf &leaf : sp.leaves) {
-    auto d = adjointOf.find(leaf.var);
-    if (d == adjointOf.end())
-      continue;
-    const std::string &dn = d->second->name;
-    if (leaf.isArray)
-      body.add("if (" + dn + ") " +
-               loop(extentOf(sp, leaf, object), dn + "[k]" + op + member(object, leaf) + "[k];"));
-    else
-      body.add("if (" + dn + ") *" + dn + op + member(object, leaf) + ";");
-  }
+  copyAdjointMembers(sp, adjointOf, object, /*intoObject=*/false, body);
 }
 
 /// pb_unsplit: the user's pullback called with g's parameters and their
@@ -310,7 +309,7 @@ Function *pullbackAdapter(Module &m, const Function &g) {
   body.add("// '" + g.name + "' takes structs or containers: its arguments and their adjoints "
            "put together again");
   UserArgs args = userArgs(g, body);
-  auto leafOf = leavesOf(g);
+  const auto &leafOf = args.leafOf;
   std::map<const SplitParam *, std::string> adjoints;
   std::set<const SplitParam *> done;
   for (const Var *p : g.params) {
