@@ -18,6 +18,9 @@ namespace {
 
 using VarFilter = std::function<bool(const Var *)>;
 
+/// The most statements a loop unrolls to, the loops in it unrolled too.
+constexpr size_t kMaxUnrolledStatements = 64;
+
 /// Rebuilds `e` bottom-up, `fn` giving each node's replacement (or null).
 ExprRef rewriteExpr(const ExprRef &e, const std::function<ExprRef(const ExprRef &)> &fn) {
   if (!e)
@@ -38,25 +41,41 @@ ExprRef rewriteExpr(const ExprRef &e, const std::function<ExprRef(const ExprRef 
   return replaced ? replaced : self;
 }
 
-/// Integer arithmetic on literals, done: `0 + 1` is `1`.
-ExprRef foldLiterals(const ExprRef &e) {
-  return rewriteExpr(e, [](const ExprRef &x) -> ExprRef {
-    if (x->kind != ExprKind::Binary || x->operands[0]->kind != ExprKind::IntLit ||
-        x->operands[1]->kind != ExprKind::IntLit)
-      return nullptr;
-    int64_t a = x->operands[0]->intValue, b = x->operands[1]->intValue;
-    switch (x->binaryOp) {
-    case BinaryOp::Add:
-      return intLit(a + b, x->type);
-    case BinaryOp::Sub:
-      return intLit(a - b, x->type);
-    case BinaryOp::Mul:
-      return intLit(a * b, x->type);
-    default:
-      return nullptr;
-    }
-  });
+/// The value of an integer known when compiling: a literal, or a constant
+/// (`constexpr int NS = 3;`).
+std::optional<int64_t> constantValue(const ExprRef &e) {
+  if (e->kind == ExprKind::IntLit)
+    return e->intValue;
+  if (e->kind == ExprKind::VarRef && e->var->hasKnownValue)
+    return e->var->knownValue;
+  return std::nullopt;
 }
+
+/// `x`, an operation on two integer literals, or on a literal and a
+/// constant, done (`0 + 1` is `1`, `2 * NS` is `6`); null for anything else.
+ExprRef foldLiteral(const ExprRef &x) {
+  if (x->kind != ExprKind::Binary)
+    return nullptr;
+  std::optional<int64_t> left = constantValue(x->operands[0]),
+                         right = constantValue(x->operands[1]);
+  if (!left || !right || (x->operands[0]->kind != ExprKind::IntLit &&
+                          x->operands[1]->kind != ExprKind::IntLit))
+    return nullptr;
+  int64_t a = *left, b = *right;
+  switch (x->binaryOp) {
+  case BinaryOp::Add:
+    return intLit(a + b, x->type);
+  case BinaryOp::Sub:
+    return intLit(a - b, x->type);
+  case BinaryOp::Mul:
+    return intLit(a * b, x->type);
+  default:
+    return nullptr;
+  }
+}
+
+/// Integer arithmetic on literals, done throughout `e`.
+ExprRef foldLiterals(const ExprRef &e) { return rewriteExpr(e, foldLiteral); }
 
 /// A copy of a tree, each statement of a block replaced by what `expand`
 /// gives for it (itself when it gives nothing), each expression by `expr`.
@@ -115,6 +134,32 @@ bool straightLine(const StmtRef &s, std::vector<StmtRef> &out) {
   return true;
 }
 
+/// The statements of a loop nest's body: blocks flattened; false if it holds
+/// anything but scalar declarations, assignments, comments and `for` loops
+/// of such statements.
+bool loopNest(const StmtRef &s, std::vector<StmtRef> &out) {
+  if (!s)
+    return true;
+  if (s->kind == StmtKind::Block) {
+    for (const StmtRef &c : s->stmts)
+      if (!loopNest(c, out))
+        return false;
+    return true;
+  }
+  if (s->kind == StmtKind::For) {
+    std::vector<StmtRef> inner;
+    if (!loopNest(s->body, inner))
+      return false;
+  } else if (s->kind == StmtKind::Decl) {
+    if (!s->var->isScalar())
+      return false;
+  } else if (s->kind != StmtKind::Assign && s->kind != StmtKind::Comment) {
+    return false;
+  }
+  out.push_back(s);
+  return true;
+}
+
 /// True if `e` calls, takes an address or reads the tape.
 bool hasCallsOrAddresses(const ExprRef &e) {
   bool found = false;
@@ -132,12 +177,53 @@ bool isConstantElement(const ExprRef &e) {
          e->operands[0]->kind == ExprKind::IntLit;
 }
 
-/// Inlines calls of straight-line helpers that are given an array `wanted`
-/// picks, and unrolls the small loops that index such an array.
+/// The variables `stmts` declare, loop indices included, each mapped to
+/// what `declared` gives for it.
+std::map<const Var *, Var *> declaredIn(const std::vector<StmtRef> &stmts,
+                                        const std::function<Var *(const Var *)> &declared) {
+  std::map<const Var *, Var *> renamed;
+  for (const StmtRef &s : stmts)
+    forEachStmt(s, [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Decl && !renamed.count(n->var))
+        renamed[n->var] = declared(n->var);
+    });
+  return renamed;
+}
+
+/// A copy of `s` (every statement new) in which each variable of `renamed`
+/// becomes its image, declarations and uses, and `fn` rewrites each
+/// expression.
+StmtRef copyRenaming(const StmtRef &s, const std::function<ExprRef(const ExprRef &)> &fn,
+                     const std::map<const Var *, Var *> &renamed) {
+  TreeRewriter rewriter;
+  rewriter.expr = [&](const ExprRef &x) -> ExprRef {
+    ExprRef self = x;
+    auto it = x->var ? renamed.find(x->var) : renamed.end();
+    if (it != renamed.end() && it->second != x->var) {
+      auto copy = std::make_shared<ExprNode>(*x);
+      copy->var = it->second;
+      self = copy;
+    }
+    ExprRef replaced = fn(self);
+    return replaced ? replaced : (self != x ? self : nullptr);
+  };
+  StmtRef out = rewriter.stmt(s);
+  forEachStmt(out, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Decl && renamed.count(n->var))
+      n->var = renamed.at(n->var);
+  });
+  return out;
+}
+
+/// Inlines calls of helpers that become a straight line once their small
+/// loops are unrolled, given an array `wanted` picks, and unrolls the
+/// small loops that index such an array.
 class Expander {
 public:
   Expander(Module &module, VarFilter wanted) : module_(module), wanted_(std::move(wanted)) {}
 
+  /// What `s` becomes, expanded again until nothing more applies; false
+  /// if it stays as it is.
   bool expand(const StmtRef &s, std::vector<StmtRef> &out) {
     if (s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Call)
       return inlineCall(s, out);
@@ -147,7 +233,18 @@ public:
   }
 
 private:
-  /// `h(args);` becomes h's statements, its parameters replaced.
+  /// Appends `s`, or what it expands to.
+  void expandInto(const StmtRef &s, std::vector<StmtRef> &out) {
+    std::vector<StmtRef> expanded;
+    if (expand(s, expanded))
+      out.insert(out.end(), expanded.begin(), expanded.end());
+    else
+      out.push_back(s);
+  }
+
+  /// `h(args);` becomes h's statements, its parameters replaced: pointer
+  /// parameters by the arrays or pointers passed (`&k1[0]`, `&p[0]`), scalar
+  /// ones by new locals holding the values passed.
   bool inlineCall(const StmtRef &s, std::vector<StmtRef> &out) {
     const ExprRef &call = s->value;
     Function *h = call->callee;
@@ -156,42 +253,26 @@ private:
       return false;
     bool givenWanted = false;
     std::map<const Var *, ExprRef> pointers; // pointer parameter -> its argument
+    std::set<const Var *> arguments;         // the arrays and pointers they name
     for (size_t i = 0; i < h->params.size(); ++i) {
       const Var *p = h->params[i];
       const ExprRef &arg = call->operands[i];
       if (p->isPointer()) {
-        if (arg->kind != ExprKind::Address || arg->operands[0]->kind != ExprKind::IntLit ||
-            arg->var->dims.size() > 1)
+        if (arg->kind != ExprKind::Address || arg->operands.size() != 1 ||
+            arg->operands[0]->kind != ExprKind::IntLit || arg->var->dims.size() > 1)
           return false;
         pointers[p] = arg;
+        arguments.insert(arg->var);
         givenWanted |= wanted_(arg->var);
       } else if (!p->isScalar()) {
         return false;
       }
     }
-    std::vector<StmtRef> body;
-    if (!givenWanted || !straightLine(h->body, body) || body.size() > 32)
+    if (!givenWanted)
       return false;
-    for (const StmtRef &b : body) {
-      if (b->kind == StmtKind::Decl && !b->var->isScalar())
-        return false;
-      for (const ExprRef &e : ownExprs(b)) {
-        if (hasCallsOrAddresses(e))
-          return false;
-        bool ok = true;
-        forEachExpr(e, [&](const ExprRef &x) {
-          if (x->kind == ExprKind::Index && (!pointers.count(x->var) || !isConstantElement(x)))
-            ok = false;
-          if (x->kind == ExprKind::VarRef && x->var->isMemory())
-            ok = false;
-        });
-        if (!ok)
-          return false;
-      }
-    }
     // Scalar parameters and the helper's locals become locals of the caller.
     // The n-th call inlined of a helper names its locals `h_x_n` (n > 1).
-    int n = ++inlined_[h];
+    int n = inlined_[h] + 1;
     std::map<const Var *, Var *> locals;
     auto local = [&](const Var *v) {
       Var copy = *v;
@@ -202,41 +283,65 @@ private:
       copy.isReference = false; // a `const double&` parameter becomes a plain local
       return locals[v] = module_.newVar(copy);
     };
-    out.push_back(comment("inlined: " + printExpr(call)));
+    std::vector<StmtRef> inlined;
     for (size_t i = 0; i < h->params.size(); ++i)
       if (h->params[i]->isScalar()) {
         StmtRef d = decl(local(h->params[i]), call->operands[i]);
         d->pos = s->pos;
-        out.push_back(d);
+        inlined.push_back(d);
       }
     auto replace = [&](const ExprRef &x) -> ExprRef {
       if (x->kind == ExprKind::VarRef && locals.count(x->var))
         return varRef(locals.at(x->var));
       if (x->kind == ExprKind::Index && pointers.count(x->var)) {
         const ExprRef &arg = pointers.at(x->var);
+        if (arg->operands[0]->intValue == 0)
+          return index(arg->var, x->operands);
         return foldLiterals(
             index(arg->var, {binary(BinaryOp::Add, arg->operands[0], x->operands[0])}));
       }
       return nullptr;
     };
-    for (const StmtRef &b : body) {
-      if (b->kind == StmtKind::Comment)
-        continue;
-      auto copy = std::make_shared<StmtNode>(*b);
-      if (b->kind == StmtKind::Decl)
-        copy->var = local(b->var);
-      if (copy->lhs)
-        copy->lhs = rewriteExpr(copy->lhs, replace);
-      if (copy->value)
-        copy->value = rewriteExpr(copy->value, replace);
-      out.push_back(copy);
+    std::vector<StmtRef> body;
+    if (!loopNest(copyRenaming(h->body, replace, declaredIn({h->body}, local)), body))
+      return false;
+    const size_t parameters = inlined.size();
+    for (const StmtRef &b : body)
+      if (b->kind != StmtKind::Comment)
+        expandInto(b, inlined);
+    // What is left must be a straight line of scalars and constant elements.
+    if (inlined.size() - parameters > 32)
+      return false;
+    for (size_t k = parameters; k < inlined.size(); ++k) {
+      const StmtRef &b = inlined[k];
+      if (b->kind != StmtKind::Decl && b->kind != StmtKind::Assign)
+        return false;
+      for (const ExprRef &e : ownExprs(b)) {
+        if (hasCallsOrAddresses(e))
+          return false;
+        bool ok = true;
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::Index &&
+              (!arguments.count(x->var) || (wanted_(x->var) && !isConstantElement(x))))
+            ok = false;
+          if (x->kind == ExprKind::VarRef && x->var->isMemory())
+            ok = false;
+        });
+        if (!ok)
+          return false;
+      }
     }
+    inlined_[h] = n;
+    out.push_back(comment("inlined: " + printExpr(call)));
+    out.insert(out.end(), inlined.begin(), inlined.end());
     return true;
   }
 
   /// A loop `for (int i = a; i < b; ++i)` of at most kMaxScalarElements
-  /// iterations, whose body assigns and indexes a wanted array by `i`,
-  /// becomes its iterations one after the other.
+  /// iterations, `b` a constant, whose body (assignments, scalar
+  /// declarations, loops of them) indexes a wanted array by `i`, becomes its
+  /// iterations one after the other, each with its own copy of the body's
+  /// variables; loops in it are unrolled in turn where they qualify.
   bool unroll(const StmtRef &s, std::vector<StmtRef> &out) {
     const StmtRef &init = s->init, &step = s->step;
     if (!init || init->kind != StmtKind::Decl || !init->value ||
@@ -245,19 +350,20 @@ private:
         step->value->kind != ExprKind::IntLit ||
         (step->assignOp != AssignOp::Add && step->assignOp != AssignOp::Sub) || !s->value ||
         s->value->kind != ExprKind::Binary || s->value->operands[0]->kind != ExprKind::VarRef ||
-        s->value->operands[0]->var != init->var ||
-        s->value->operands[1]->kind != ExprKind::IntLit)
+        s->value->operands[0]->var != init->var)
+      return false;
+    std::optional<int64_t> bound = constantValue(s->value->operands[1]);
+    if (!bound)
       return false;
     Var *i = init->var;
     int64_t by = step->assignOp == AssignOp::Add ? step->value->intValue : -step->value->intValue;
-    int64_t bound = s->value->operands[1]->intValue;
     auto holds = [&](int64_t v) {
       switch (s->value->binaryOp) {
-      case BinaryOp::Lt: return v < bound;
-      case BinaryOp::Le: return v <= bound;
-      case BinaryOp::Gt: return v > bound;
-      case BinaryOp::Ge: return v >= bound;
-      case BinaryOp::Ne: return v != bound;
+      case BinaryOp::Lt: return v < *bound;
+      case BinaryOp::Le: return v <= *bound;
+      case BinaryOp::Gt: return v > *bound;
+      case BinaryOp::Ge: return v >= *bound;
+      case BinaryOp::Ne: return v != *bound;
       default: return false;
       }
     };
@@ -268,36 +374,39 @@ private:
       else
         values.push_back(v);
     std::vector<StmtRef> body;
-    if (!straightLine(s->body, body))
+    if (!loopNest(s->body, body))
       return false;
-    bool indexesWanted = false;
-    for (const StmtRef &b : body) {
-      if (b->kind == StmtKind::Decl || (b->kind == StmtKind::Assign && b->lhs->var == i))
-        return false;
-      for (const ExprRef &e : ownExprs(b))
-        forEachExpr(e, [&](const ExprRef &x) {
-          if (x->kind == ExprKind::Index && wanted_(x->var))
-            for (const ExprRef &k : x->operands)
-              indexesWanted |= mentions(k, i);
-        });
-    }
-    if (!indexesWanted)
+    bool indexesWanted = false, writesIndex = false;
+    for (const StmtRef &b : body)
+      forEachStmt(b, [&](const StmtRef &n) {
+        writesIndex |= n->kind == StmtKind::Assign && n->lhs->var == i;
+        for (const ExprRef &e : ownExprs(n))
+          forEachExpr(e, [&](const ExprRef &x) {
+            if (x->kind == ExprKind::Index && wanted_(x->var))
+              for (const ExprRef &k : x->operands)
+                indexesWanted |= mentions(k, i);
+          });
+      });
+    if (writesIndex || !indexesWanted)
       return false;
-    for (int64_t v : values) {
+    std::vector<StmtRef> iterations;
+    for (size_t k = 0; k < values.size(); ++k) {
       auto atValue = [&](const ExprRef &x) -> ExprRef {
         if (x->kind == ExprKind::VarRef && x->var == i)
-          return intLit(v, i->elem);
-        return nullptr;
+          return intLit(values[k], i->elem);
+        return foldLiteral(x);
       };
-      for (const StmtRef &b : body) {
-        if (b->kind == StmtKind::Comment)
-          continue;
-        auto copy = std::make_shared<StmtNode>(*b);
-        copy->lhs = foldLiterals(rewriteExpr(b->lhs, atValue));
-        copy->value = foldLiterals(rewriteExpr(b->value, atValue));
-        out.push_back(copy);
-      }
+      // The first iteration keeps the body's variables, later ones get new ones.
+      auto renamed = declaredIn(body, [&](const Var *v) {
+        return k == 0 ? const_cast<Var *>(v) : module_.newVar(*v);
+      });
+      for (const StmtRef &b : body)
+        if (b->kind != StmtKind::Comment)
+          expandInto(copyRenaming(b, atValue, renamed), iterations);
     }
+    if (iterations.size() > kMaxUnrolledStatements)
+      return false; // loops in loops: too long a straight line
+    out.insert(out.end(), iterations.begin(), iterations.end());
     return true;
   }
 

@@ -12,13 +12,16 @@
 // only through elements, is split into one scalar per element (`k1` becomes
 // `k1_0`, `k1_1`) when, after two rewrites, every use names a constant
 // element:
-//   - a call of a helper that is a straight line of assignments to its own
-//     scalars and to constant elements of its pointer parameters, with an
-//     array as argument, is inlined: its parameters are replaced by the
+//   - a call of a helper, with an array as argument, that is a straight
+//     line of assignments to its own scalars and to elements of its pointer
+//     parameters once its small loops are unrolled (constant elements of the
+//     arrays to split), is inlined: its parameters are replaced by the
 //     arguments (scalars by new locals that hold their values);
-//   - a counted loop of at most kMaxScalarElements iterations whose body is
-//     a straight line of assignments indexing an array by the loop's index is
-//     unrolled.
+//   - a counted loop of at most kMaxScalarElements iterations, its bound a
+//     literal or a constant, whose body (assignments, scalar declarations and
+//     loops of them) indexes an array by the loop's index is unrolled, each
+//     iteration with its own copy of the scalars the body declares, and the
+//     loops in it are unrolled in turn where they qualify.
 // Calls and loops are rewritten only where an array is split in the end.
 // The arithmetic and its order do not change, so neither do the bits.
 //
