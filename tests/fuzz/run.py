@@ -152,6 +152,10 @@ class Fuzzer:
         res = Result()
         ranges = self.write_batch(seeds, d)
         cxxflags = ["-std=c++17", "-O1", "-w"]
+        # The generated unit compiles with warnings on, and none may point into what cgp-ad
+        # wrote (the user's kernels in it, under #line markers, name kern.cpp and may warn).
+        # -Wsign-compare stays off: generated code repeats the kernel's own comparisons.
+        gen_cxxflags = ["-std=c++17", "-O1", "-Wall", "-Wextra", "-Wno-sign-compare"]
         # main.cpp: twins and cases, compiled once
         st, out = run_cmd([self.cxx] + cxxflags + ["-I", HERE, "-c", "main.cpp", "-o", "main.o"],
                           self.args.compile_timeout, cwd=d)
@@ -181,13 +185,17 @@ class Fuzzer:
                         if a <= ln <= b:
                             culprits.add(s)
                 return self.split_or_fail(seeds, d, kind, out, mode, culprits)
-            st, out = run_cmd([self.cxx] + cxxflags + ["-I", os.path.join(self.prefix, "include"), "-c",
-                                                      os.path.join(mode, "kern.cgp.cpp"), "-o",
-                                                      os.path.join(mode, "kern.o")],
+            st, out = run_cmd([self.cxx] + gen_cxxflags + ["-I", os.path.join(self.prefix, "include"), "-c",
+                                                          os.path.join(mode, "kern.cgp.cpp"), "-o",
+                                                          os.path.join(mode, "kern.o")],
                               self.args.compile_timeout, cwd=d)
             if st != "ok":
                 return self.split_or_fail(seeds, d, "generated code does not compile (%s)" % st, out, mode,
                                           named_kernels(out, seeds))
+            warned = [l for l in out.splitlines() if GENERATED_WARNING.search(l)]
+            if warned:
+                return self.split_or_fail(seeds, d, "the compiler warns in generated code", "\n".join(warned),
+                                          mode, named_kernels(out, seeds))
             st, out = run_cmd([self.cxx, "main.o", os.path.join(mode, "kern.o"), "-o", os.path.join(mode, "run"),
                                "-L", os.path.join(self.prefix, "lib"), "-lcgp_rt", "-lm"],
                               self.args.compile_timeout, cwd=d)
@@ -256,6 +264,10 @@ class Fuzzer:
         for s in seeds:
             res.add(self.run_batch([s], os.path.join(d, "seed_%d" % s)))
         return res
+
+
+# A compiler warning located in code cgp-ad wrote (tests/utils/cxx-generated-warnings).
+GENERATED_WARNING = re.compile(r"(\.cgp\.(cpp|h)|/include/cgp/[^:]*):\d+:\d+: warning:")
 
 
 def named_kernels(out, seeds):

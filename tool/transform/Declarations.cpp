@@ -125,6 +125,14 @@ void collectReads(const std::vector<std::vector<StmtRef> *> &code, std::set<cons
         for (const ExprRef &e : ownExprs(n)) {
           if (n->kind == StmtKind::Assign && e == n->lhs && e->kind == ExprKind::VarRef)
             continue;
+          if (n->kind == StmtKind::Assign && e == n->lhs && e->kind == ExprKind::Index) {
+            for (const ExprRef &k : e->operands) // a store into an element reads its index
+              forEachExpr(k, [&](const ExprRef &x) {
+                if (x->var)
+                  read.insert(x->var);
+              });
+            continue;
+          }
           forEachExpr(e, [&](const ExprRef &x) {
             if (x->var)
               read.insert(x->var);
@@ -162,23 +170,29 @@ public:
   }
 
 private:
+  /// A local scalar or array nothing reads (an array's elements are only
+  /// stored into); not a std::vector, nor a CUDA block's shared array.
   bool unread(const Var *v) const {
-    return v && v->isScalar() && (v->origin == Var::Local || v->origin == Var::Temp) &&
-           !v->isReference && !read_.count(v) && !rawWords_.count(v->name);
+    return v && (v->isScalar() || v->isArray()) && !v->ownsStorage && !v->blockShared &&
+           (v->origin == Var::Local || v->origin == Var::Temp) && !v->isReference &&
+           !read_.count(v) && !rawWords_.count(v->name);
   }
 
   /// `s` without its unread stores (a copy if any), or null to drop it.
   StmtRef stmt(const StmtRef &s) {
     switch (s->kind) {
     case StmtKind::Assign:
-      if (s->lhs->kind == ExprKind::VarRef && unread(s->lhs->var) &&
-          s->atomicity == StmtNode::Atomicity::None)
+      if ((s->lhs->kind == ExprKind::VarRef || s->lhs->kind == ExprKind::Index) &&
+          unread(s->lhs->var) && isPure(s->lhs) && s->atomicity == StmtNode::Atomicity::None)
         return drop(s, s->value);
       return s;
     case StmtKind::Decl:
-      if (unread(s->var) && (!s->value || isPure(s->value))) {
-        changed_ = true;
-        return nullptr;
+      if (unread(s->var)) {
+        if (!s->value || isPure(s->value)) {
+          changed_ = true;
+          return nullptr;
+        }
+        return drop(s, s->value); // `const int i_first = pop();` keeps its pop
       }
       return s;
     case StmtKind::Block: {
@@ -196,6 +210,10 @@ private:
       StmtRef body = nested(s->body), elseBody = nested(s->elseBody);
       if (body == s->body && elseBody == s->elseBody)
         return s;
+      if (s->kind == StmtKind::For && isEmpty(body) && onlyCounts(s)) {
+        changed_ = true; // a loop left with nothing to do but count
+        return nullptr;
+      }
       auto copy = std::make_shared<StmtNode>(*s);
       copy->body = body;
       copy->elseBody = elseBody;
@@ -220,6 +238,16 @@ private:
     default:
       return s;
     }
+  }
+
+  /// True for `for (T i = a; cond; step)` whose init declares its index,
+  /// whose step changes nothing else and whose parts have no effect.
+  static bool onlyCounts(const StmtRef &s) {
+    const StmtRef &init = s->init, &step = s->step;
+    return init && init->kind == StmtKind::Decl && init->var->isScalar() &&
+           (!init->value || isPure(init->value)) && s->value && isPure(s->value) && step &&
+           step->kind == StmtKind::Assign && step->lhs->kind == ExprKind::VarRef &&
+           step->lhs->var == init->var && isPure(step->value);
   }
 
   /// The body of a branch or a loop: an empty block where its only

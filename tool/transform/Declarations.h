@@ -43,11 +43,13 @@ std::vector<StmtRef> declareUsed(const std::vector<Var *> &locals,
 /// Keeps the declarations in `decls` of variables that `body` uses.
 std::vector<StmtRef> keepUsed(const std::vector<StmtRef> &decls, const std::vector<StmtRef> &body);
 
-/// Drops the stores to scalar locals that no statement of `code` reads: an
-/// assignment (plain or compound, `x = ...`, `x += ...`) or a declaration of
-/// a local whose value nothing uses, such as a member of a split struct that
-/// one sweep never reads, or a value the tape gives back to no reader. A
-/// store whose value is a call keeps the call, as a statement; one with a
+/// Drops the stores to locals that no statement of `code` reads: an
+/// assignment (plain or compound, `x = ...`, `x += ...`, `a[i] = ...`) or a
+/// declaration of a scalar or array whose value nothing uses, such as a
+/// member of a split struct that one sweep never reads, an array the kernel
+/// fills for a branch that carries no derivative, or a value the tape gives
+/// back to no reader; then a `for` loop left with nothing to do but count
+/// goes too. A store whose value is a call or a pop keeps it, as a statement; one with a
 /// call deeper inside stays. Repeats until no store is dropped (a dropped
 /// store may have been the only reader of another local). Every list of
 /// `code` belongs to one generated function, and the read set spans them

@@ -9,10 +9,41 @@
 #include "transform/ScalarReplacement.h"
 
 namespace cgp {
+namespace {
+
+/// Drops the statements `x = x;` (and `a[i] = a[i];`): they change nothing,
+/// yet each would be taped as an overwrite, and the generated code that
+/// repeats them draws -Wself-assign.
+void dropSelfAssignments(const StmtRef &body) {
+  auto filter = [](std::vector<StmtRef> &stmts) {
+    std::vector<StmtRef> kept;
+    for (const StmtRef &c : stmts) {
+      bool calls = false;
+      if (c->kind == StmtKind::Assign)
+        forEachExpr(c->lhs, [&](const ExprRef &x) {
+          calls |= x->kind == ExprKind::Call || x->kind == ExprKind::Opaque;
+        });
+      bool self = c->kind == StmtKind::Assign && c->assignOp == AssignOp::Set && !calls &&
+                  sameExpr(c->lhs, c->value);
+      if (!self)
+        kept.push_back(c);
+    }
+    stmts = std::move(kept);
+  };
+  forEachStmt(body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Block)
+      filter(s->stmts);
+    for (SwitchCase &c : s->cases)
+      filter(c.body);
+  });
+}
+
+} // namespace
 
 void prepareFunction(Function &f, Module &module) {
   if (f.prepared || !f.body)
     return;
+  dropSelfAssignments(f.body);
   if (f.isKernel)
     replaceSmallArrays(f, module); // before anything counts on its statements
   bool instrument = f.isKernel && module.instrument;

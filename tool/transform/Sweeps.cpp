@@ -740,8 +740,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
 
   // Reverse: the same indices, last first.
   out.rev.push_back(comment("reverse of the loop over " + i->name));
-  if (first)
-    out.rev.push_back(decl(first, again ? start : tapePop(it)));
+  size_t firstAt = out.rev.size();
   if (trips)
     out.rev.push_back(decl(trips, again ? tripCountExpr(s, firstValue) : tapePop(i64)));
   StmtRef rloop;
@@ -768,13 +767,27 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     Var *k = makeTemp(m, i->name + "_iter", i64);
     ExprRef value = cast(it, binary(BinaryOp::Add, firstValue,
                                     binary(BinaryOp::Mul, varRef(k), intLit(by, i64))));
-    std::vector<StmtRef> rbody{ownIndex ? decl(i, value) : assign(varRef(i), value)};
+    // An index of its own that the reversed body never reads is not declared.
+    std::vector<StmtRef> rbody;
+    if (!ownIndex)
+      rbody.push_back(assign(varRef(i), value));
+    else if (codeMentions(inner.rev, i))
+      rbody.push_back(decl(i, value));
     appendAll(rbody, inner.rev);
     rloop = forStmt(decl(k, binary(BinaryOp::Sub, tripCount, intLit(1, i64))),
                     binary(BinaryOp::Ge, varRef(k), intLit(0, i64)),
                     assign(varRef(k), intLit(1, i64), AssignOp::Sub), block(rbody));
   }
   out.rev.push_back(rloop);
+  // The first index, before the trip count (which may be computed from it):
+  // taken off the tape even where the reverse loop does not read it.
+  if (first) {
+    bool read = codeMentions(std::vector<StmtRef>(out.rev.begin() + firstAt, out.rev.end()), first);
+    if (read)
+      out.rev.insert(out.rev.begin() + firstAt, decl(first, again ? start : tapePop(it)));
+    else if (!again)
+      out.rev.insert(out.rev.begin() + firstAt, eval(tapePop(it)));
+  }
   if (initPushed)
     out.rev.push_back(assign(varRef(i), tapePop(it)));
   return out;
