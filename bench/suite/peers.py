@@ -123,7 +123,9 @@ def run(peer, inst, cxx, args, flags, prefix, out, n, env, result, run_mode):
     times, stats = run_mode(exe, out, "cgp", n, args, env, tag=peer.name)
     if times is None:
         if "rel_error_vs_adolc" in stats:
-            why = f"wrong gradient (rel. error {stats['rel_error_vs_adolc']:.1e})"
+            err = stats["rel_error_vs_adolc"]
+            why = (f"wrong gradient (rel. error {err:.1e})" if err is not None
+                   else "wrong gradient (not finite)")
         else:
             why = "crashed"
         print(f"!!!!!! {name} ({cc}): {peer.name}: {why}; not timed", flush=True)
@@ -236,8 +238,9 @@ def write_docs(args, table):
         "the compile of the kernel alone: for cgp-ad its run plus the generated unit's compile, "
         "for a peer the compile of its adapter with the plugin. A kernel a peer does not "
         "differentiate says why: *refused* (the compile or link failed), *wrong gradient* (the "
-        "check failed), *crashed*. How to build the peers: "
-        "[bench/peers/README.md](../bench/peers/README.md).\n\n" + table + "\n")
+        "check failed), *crashed*; what is known of why is in "
+        "[bench/peers/README.md](../bench/peers/README.md#what-each-peer-refuses-and-why), "
+        "with how to build the peers.\n\n" + table + "\n")
     path = os.path.join(root, "docs", "benchmarks.md")
     text = open(path).read()
     start = text.find("## Peers:")

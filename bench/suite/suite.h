@@ -449,9 +449,13 @@ inline int timeMode(Kernel &k, Runner &r, const Options &o, FILE *stats) {
     if (!(err <= tol)) {
       loud(k.name + " (" + o.mode + ") vs ADOL-C's gradient, rel. error " + std::to_string(err) +
            " > " + std::to_string(tol) + "; not timed");
+      // JSON has no inf or nan: a gradient that is not finite says null.
+      char errText[32] = "null";
+      if (std::isfinite(err))
+        std::snprintf(errText, sizeof errText, "%.3g", err);
       std::fprintf(stats, "{\"kernel\": \"%s\", \"mode\": \"%s\", \"ok\": false, "
-                          "\"rel_error_vs_adolc\": %.3g}\n",
-                   k.name.c_str(), o.mode.c_str(), err);
+                          "\"rel_error_vs_adolc\": %s}\n",
+                   k.name.c_str(), o.mode.c_str(), errText);
       return 1;
     }
   }
