@@ -117,23 +117,6 @@ struct TreeRewriter {
   }
 };
 
-/// The statements of a straight line: blocks flattened; false if it holds
-/// anything but declarations, assignments and comments.
-bool straightLine(const StmtRef &s, std::vector<StmtRef> &out) {
-  if (!s)
-    return true;
-  if (s->kind == StmtKind::Block) {
-    for (const StmtRef &c : s->stmts)
-      if (!straightLine(c, out))
-        return false;
-    return true;
-  }
-  if (s->kind != StmtKind::Decl && s->kind != StmtKind::Assign && s->kind != StmtKind::Comment)
-    return false;
-  out.push_back(s);
-  return true;
-}
-
 /// The statements of a loop nest's body: blocks flattened; false if it holds
 /// anything but scalar declarations, assignments, comments and `for` loops
 /// of such statements.
