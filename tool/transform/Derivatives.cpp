@@ -212,7 +212,11 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
                                    std::vector<StmtRef> &out) {
   const ScalarType &t = e->type;
   const ExprRef &a = e->operands[0];
-  auto fn = [&](MathFn f, std::vector<ExprRef> args) { return math(f, t, std::move(args)); };
+  auto fn = [&](MathFn f, std::vector<ExprRef> args) {
+    ExprRef call = math(f, t, std::move(args));
+    ExprRef holder = held_ ? held_(call) : nullptr;
+    return holder ? holder : call;
+  };
   auto one = constant(1, t);
   switch (e->mathFn) {
   case MathFn::Sqrt: // 1 / (2 sqrt(a))
@@ -345,7 +349,8 @@ static bool hasSingularDerivative(const ExprRef &e, const VarSet &varied) {
 }
 
 void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &adjoints,
-                     std::function<void(const std::string &)> fail, std::vector<StmtRef> &out) {
+                     std::function<void(const std::string &)> fail, std::vector<StmtRef> &out,
+                     HeldValues held) {
   const ExprRef &lhs = s->lhs;
   if (facts.reset) {
     out.push_back(assign(adjoints.lvalue(lhs), constant(0, lhs->type)));
@@ -354,6 +359,7 @@ void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &ad
   if (!facts.active)
     return;
   AdjointBuilder builder(adjoints, facts.variedBefore, std::move(fail));
+  builder.setHeld(std::move(held));
   ExprRef dLhs = adjoints.lvalue(lhs);
   ExprRef stored = storedValue(s);
   // Where the derivative may be infinite, an adjoint of exactly zero (the

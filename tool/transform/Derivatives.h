@@ -51,6 +51,10 @@ private:
   std::set<const Var *> generated_;
 };
 
+/// The variable that holds the value of a math call where a statement runs
+/// (null for none): see heldMathValues in Sweeps.
+using HeldValues = std::function<ExprRef(const ExprRef &call)>;
+
 /// Appends to `out` the code that adds `seed` times the derivative of `e`
 /// into the adjoints of the operands of `e` that are in `varied`.
 /// `fail` is called for an operand without a derivative (an opaque call).
@@ -62,6 +66,11 @@ public:
 
   void propagate(const ExprRef &e, const ExprRef &seed, std::vector<StmtRef> &out);
 
+  /// A math call a derivative needs (`cos(theta)` for `sin(theta)`) is
+  /// read from the variable `held` names for it, if any, instead of being
+  /// evaluated again.
+  void setHeld(HeldValues held) { held_ = std::move(held); }
+
 private:
   /// `e` itself when it is cheap to repeat, else a `const` temporary
   /// named `name` that holds it.
@@ -71,12 +80,14 @@ private:
   AdjointMap &adj_;
   const VarSet &varied_;
   std::function<void(const std::string &)> fail_;
+  HeldValues held_;
 };
 
 /// The reverse code of an assignment that is not a call: resets the adjoint
 /// of what it overwrites and propagates it into the operands.
 void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &adjoints,
-                     std::function<void(const std::string &)> fail, std::vector<StmtRef> &out);
+                     std::function<void(const std::string &)> fail, std::vector<StmtRef> &out,
+                     HeldValues held = nullptr);
 
 /// True for an expression cheap enough to write twice instead of keeping
 /// it in a temporary: variables, literals, elements with such indices, and

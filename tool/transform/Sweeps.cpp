@@ -15,6 +15,7 @@
 #include "transform/CountedLoops.h"
 #include "transform/Declarations.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -60,6 +61,63 @@ bool isSignedIndex(const ScalarType &t) {
          t.spelling.find("char") == std::string::npos && t.spelling[0] != ':';
 }
 
+/// True for an operand of a math call whose value only scalar variables
+/// change: literals, scalars (not references), and arithmetic on them.
+bool scalarsOnly(const ExprRef &e) {
+  bool ok = true;
+  forEachExpr(e, [&](const ExprRef &x) {
+    bool leaf = x->kind == ExprKind::IntLit || x->kind == ExprKind::FloatLit ||
+                (x->kind == ExprKind::VarRef && x->var->isScalar() && !x->var->isReference &&
+                 x->var->origin != Var::Global);
+    bool arithmetic = x->kind == ExprKind::Binary || x->kind == ExprKind::Unary ||
+                      x->kind == ExprKind::Cast;
+    ok &= leaf || arithmetic;
+  });
+  return ok;
+}
+
+/// For each assignment of `body`, the math calls that variables hold when
+/// it runs: `v = f(args)` earlier in the same block, nothing written since
+/// to v or to the scalars args read (any statement but a plain assignment
+/// to a scalar forgets them all). Under to-be-recorded's rule the reverse
+/// sweep of a statement sees the values from before it, so v still holds
+/// f(args) there; reading it adds v to the statement's reads, and the plan
+/// stores or recomputes it like any other value.
+void heldMathValues(const StmtRef &body,
+                    std::map<const StmtNode *, std::vector<std::pair<ExprRef, Var *>>> &out) {
+  forEachStmt(body, [&](const StmtRef &block) {
+    if (block->kind != StmtKind::Block)
+      return;
+    std::vector<std::pair<ExprRef, Var *>> held;
+    for (const StmtRef &s : block->stmts) {
+      bool scalarStore = s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::VarRef &&
+                         !isCallStmt(s);
+      if (!scalarStore) {
+        if (s->kind != StmtKind::Comment)
+          held.clear();
+        continue;
+      }
+      if (!held.empty())
+        out[s.get()] = held;
+      Var *v = s->lhs->var;
+      held.erase(std::remove_if(held.begin(), held.end(),
+                                [&](const std::pair<ExprRef, Var *> &h) {
+                                  return h.second == v || mentions(h.first, v);
+                                }),
+                 held.end());
+      const ExprRef &e = s->value;
+      if (s->assignOp == AssignOp::Set && e->kind == ExprKind::Math && v->isScalar() &&
+          !v->isReference && v->origin != Var::Global && !mentions(e, v)) {
+        bool operands = true;
+        for (const ExprRef &o : e->operands)
+          operands &= scalarsOnly(o);
+        if (operands)
+          held.push_back({e, v});
+      }
+    }
+  });
+}
+
 } // namespace
 
 std::string describeTape(const std::vector<StmtRef> &forward) {
@@ -97,6 +155,7 @@ void SweepBuilder::restore(const ExprRef &lhs, std::vector<StmtRef> &rev) {
 
 bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   logged_ = logged;
+  heldMathValues(f_.body, held_);
   forEachStmt(f_.body, [&](const StmtRef &s) { adjointCode(s); });
   if (failed_)
     return false;
@@ -207,12 +266,21 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
   if (s->kind == StmtKind::Eval)
     return; // an opaque call: no derivative, no reverse
   std::vector<StmtRef> &code = code_[s.get()];
+  auto held = held_.find(s.get());
+  HeldValues holder;
+  if (held != held_.end())
+    holder = [&values = held->second](const ExprRef &call) -> ExprRef {
+      for (const auto &[value, var] : values)
+        if (sameExpr(value, call))
+          return varRef(var);
+      return nullptr;
+    };
   adjointOfAssign(s, act_.at(s), adj_,
                   [&](const std::string &message) {
                     fail_(s->pos, message);
                     failed_ = true;
                   },
-                  code);
+                  code, holder);
   for (const StmtRef &c : code)
     forEachStmt(c, [&](const StmtRef &n) {
       for (const ExprRef &e : ownExprs(n))

@@ -190,6 +190,9 @@ private:
   std::map<const StmtNode *, std::vector<StmtRef>> recomputeBefore_;
   std::map<const StmtNode *, std::vector<StmtRef>> code_;
   std::map<const StmtNode *, VarSet> reads_;
+  /// Math calls whose values variables hold where each assignment runs
+  /// (heldMathValues): its derivative reads them instead of calling again.
+  std::map<const StmtNode *, std::vector<std::pair<ExprRef, Var *>>> held_;
 };
 
 /// A one-line description of what a forward sweep pushes, for comments.
