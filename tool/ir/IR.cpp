@@ -438,6 +438,17 @@ void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqu
   });
 }
 
+bool isPure(const ExprRef &e) {
+  bool pure = true;
+  forEachExpr(e, [&](const ExprRef &x) {
+    // An Opaque without a callee name is a runtime constant (threadIdx.x).
+    bool opaqueCall = x->kind == ExprKind::Opaque && !x->calleeName.empty();
+    if (x->kind == ExprKind::Call || opaqueCall || x->kind == ExprKind::TapePop)
+      pure = false;
+  });
+  return pure;
+}
+
 bool sameExpr(const ExprRef &a, const ExprRef &b) {
   if (a == b)
     return true;

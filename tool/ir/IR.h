@@ -562,6 +562,10 @@ bool writesEveryElement(const Function &f, const StmtRef &loop, const StmtNode *
 /// Structural equality of expressions.
 bool sameExpr(const ExprRef &a, const ExprRef &b);
 
+/// True if evaluating `e` has no effect besides its value: no call (a
+/// runtime constant such as `threadIdx.x` is not one) and no tape pop.
+bool isPure(const ExprRef &e);
+
 /// A readable dump of the IR, for tests and debugging.
 std::string printExpr(const ExprRef &e);
 std::string printStmt(const StmtRef &s, unsigned indent = 0);

@@ -141,18 +141,6 @@ void collectReads(const std::vector<std::vector<StmtRef> *> &code, std::set<cons
       });
 }
 
-/// True if evaluating `e` has no effect besides its value.
-bool isPure(const ExprRef &e) {
-  bool pure = true;
-  forEachExpr(e, [&](const ExprRef &x) {
-    // An Opaque without a callee name is a runtime constant (threadIdx.x).
-    bool opaqueCall = x->kind == ExprKind::Opaque && !x->calleeName.empty();
-    if (x->kind == ExprKind::Call || opaqueCall || x->kind == ExprKind::TapePop)
-      pure = false;
-  });
-  return pure;
-}
-
 class UnreadStores {
 public:
   UnreadStores(const std::set<const Var *> &read, const std::set<std::string> &rawWords)

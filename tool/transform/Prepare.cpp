@@ -18,13 +18,8 @@ void dropSelfAssignments(const StmtRef &body) {
   auto filter = [](std::vector<StmtRef> &stmts) {
     std::vector<StmtRef> kept;
     for (const StmtRef &c : stmts) {
-      bool calls = false;
-      if (c->kind == StmtKind::Assign)
-        forEachExpr(c->lhs, [&](const ExprRef &x) {
-          calls |= x->kind == ExprKind::Call || x->kind == ExprKind::Opaque;
-        });
-      bool self = c->kind == StmtKind::Assign && c->assignOp == AssignOp::Set && !calls &&
-                  sameExpr(c->lhs, c->value);
+      bool self = c->kind == StmtKind::Assign && c->assignOp == AssignOp::Set &&
+                  isPure(c->lhs) && sameExpr(c->lhs, c->value);
       if (!self)
         kept.push_back(c);
     }
