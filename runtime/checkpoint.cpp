@@ -9,6 +9,7 @@
 // those anyway (the minimum a loop needs): the computation never fails
 // over memory, and CGP_DEBUG=1 says so.
 #include "cgp/checkpoint.h"
+#include "cgp/reversal_plan.h"
 #include "cgp/schedule.h"
 
 #include <algorithm>
@@ -24,6 +25,13 @@
 
 namespace cgp {
 namespace rt {
+
+using sched::extraReplays;
+using sched::planSegments;
+using sched::planWithinReplays;
+using sched::reverseRuns;
+using sched::roomLeft;
+using sched::snapshotsThatFit;
 
 void countRetrace();                       // stats.cpp
 void countRecomputedIterations(std::int64_t n); // stats.cpp
@@ -135,89 +143,6 @@ thread_local int probing = 0;
 /// them as in use.
 thread_local double reservedBytes = 0;
 
-/// Snapshots of `stateBytes` that fit in `room` bytes, at most one per
-/// iteration (0 when none fits).
-double snapshotsThatFit(double room, std::size_t stateBytes, std::int64_t steps) {
-  double fit = stateBytes ? std::floor(room / static_cast<double>(stateBytes)) : 1.0;
-  return std::max(0.0, std::min(fit, static_cast<double>(steps)));
-}
-
-/// What a loop may use of the budget: what is not in use and not needed by
-/// what follows it (`after`), less a share for the loops after it that plan
-/// their own reversal (they would tape `laterLoops` whole): all of that if
-/// it fits in half of what is left, else half, since they fit themselves
-/// in what they find. Without the share, one loop took all of a 2 KiB
-/// budget and left the next its minimum (one snapshot: 12.5 million
-/// replayed iterations for two loops of 5000), or, with the later loops'
-/// full estimate reserved, the other way round.
-double roomLeft(std::int64_t budget, double inUse, double after, double laterLoops) {
-  double left = static_cast<double>(budget) - inUse - after;
-  return left - std::min(laterLoops, std::max(left, 0.0) / 2);
-}
-
-/// Iterations the reverse sweep runs untaped, beyond the forward sweep's
-/// own: the binomial count on segments, k iterations per replayed segment
-/// (the first segment may be shorter: an upper bound there).
-std::int64_t extraReplays(std::int64_t steps, int snapshots, std::int64_t segment) {
-  std::int64_t units = (steps + segment - 1) / segment;
-  return (optimalReplays(units, snapshots) - (units - 1)) * segment;
-}
-
-/// Iterations the reverse sweep runs, untaped or taped, for segments of
-/// `segment`: the replays, and every iteration but the last segment's
-/// (which the forward sweep tapes) once more, taped.
-std::int64_t reverseRuns(std::int64_t steps, int snapshots, std::int64_t segment) {
-  return extraReplays(steps, snapshots, segment) + steps - std::min(segment, steps);
-}
-
-/// The segment length (and its snapshots) that runs the fewest iterations
-/// again within `room` bytes: every length up to 64, then lengths growing
-/// by an eighth, while a segment's tape leaves room for a snapshot. Ties go
-/// to the longer segment: fewer snapshots to store and restore, and fewer
-/// actions, each an out-of-line call.
-void pickSegment(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
-                 std::int64_t &segment, int &snapshots) {
-  std::int64_t best = reverseRuns(steps, snapshots, segment);
-  auto consider = [&](std::int64_t k) {
-    double fit = snapshotsThatFit(room - static_cast<double>(k) * iterationBytes, stateBytes,
-                                  (steps + k - 1) / k);
-    if (fit < 1)
-      return false;
-    std::int64_t runs = reverseRuns(steps, static_cast<int>(fit), k);
-    if (runs <= best) {
-      best = runs;
-      segment = k;
-      snapshots = static_cast<int>(fit);
-    }
-    return true;
-  };
-  std::int64_t k = 2;
-  while (k <= steps && consider(k))
-    k = k < 64 ? k + 1 : k + k / 8;
-  // The longest segment beside one snapshot, which the steps above may
-  // have skipped: it leaves the fewest iterations to run again when the
-  // budget holds most of the loop.
-  double longest = iterationBytes > 0
-                       ? std::floor((room - static_cast<double>(stateBytes)) / iterationBytes)
-                       : static_cast<double>(steps);
-  if (longest > 1 && longest < static_cast<double>(steps))
-    consider(static_cast<std::int64_t>(longest));
-}
-
-/// The snapshots and segment length that reverse `steps` iterations of
-/// `iterationBytes` each within `room` with the fewest iterations run
-/// again; 0 snapshots when one snapshot beside one iteration does not fit.
-int planSegments(double room, double iterationBytes, std::size_t stateBytes, std::int64_t steps,
-                 std::int64_t &segment) {
-  segment = 1;
-  double fit = snapshotsThatFit(room - iterationBytes, stateBytes, steps);
-  if (fit < 1)
-    return 0;
-  int snapshots = static_cast<int>(fit);
-  pickSegment(room, iterationBytes, stateBytes, steps, segment, snapshots);
-  return snapshots;
-}
-
 /// Whether a loop whose iterations tape at most `iterationBytes`, and
 /// sometimes less, should tape its first iterations while they fit
 /// (LoopSite::tapeFirst). Checked where every iteration tapes the most:
@@ -249,46 +174,9 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
   return restRuns <= entryRuns + entryRuns / 8 + 1;
 }
 
-/// With no budget in force, the default plan's replay allowance: the
-/// segments (and their snapshots) that run at most `share` of `steps`
-/// iterations again, with the least memory; 0 snapshots when taping every
-/// iteration holds less, or its whole tape is at most 64 KiB. With a
-/// snapshot per segment nothing is replayed beyond the forward sweep's
-/// untaped run, and every iteration before the last segment runs once
-/// more, taped: the last segment holds at least
-/// steps - share * steps iterations. Shorter segments, more of them, would
-/// run more again; longer ones pay only when snapshots outweigh tape (the
-/// memory, k * iterationBytes + snapshots * stateBytes, is least near
-/// k = sqrt(steps * stateBytes / iterationBytes)).
-int planWithinReplays(double share, double iterationBytes, std::size_t stateBytes,
-                      std::int64_t steps, std::int64_t &segment) {
-  // A loop whose whole tape is this small is taped: it fits in a core's
-  // cache, and its schedule's few out-of-line calls would cost a short
-  // call more time than the memory is worth.
-  const double kSmallTape = 64 * 1024;
-  const double perIteration = std::max(iterationBytes, 1.0);
-  if (static_cast<double>(steps) * perIteration <= kSmallTape)
-    return 0;
-  std::int64_t again = std::min<std::int64_t>(
-      static_cast<std::int64_t>(std::floor(share * static_cast<double>(steps))), steps - 1);
-  if (again < 1)
-    return 0;
-  const double balanced =
-      std::sqrt(static_cast<double>(steps) * static_cast<double>(stateBytes) / perIteration);
-  std::int64_t k = std::max(steps - again,
-                            std::min<std::int64_t>(steps, std::llround(balanced)));
-  std::int64_t units = (steps + k - 1) / k;
-  // A slot for each segment but the last, which the forward sweep tapes.
-  int snapshots = static_cast<int>(units);
-  if (snapshots > 1 && extraReplays(steps, snapshots - 1, k) == 0)
-    --snapshots;
-  double memory = static_cast<double>(k) * perIteration +
-                  static_cast<double>(snapshots) * static_cast<double>(stateBytes);
-  if (k >= steps || memory >= static_cast<double>(steps) * perIteration)
-    return 0;
-  segment = k;
-  return snapshots;
-}
+/// A loop whose whole tape is this small is taped, with no budget: it fits
+/// in a core's cache.
+constexpr double kSmallTape = 64 * 1024;
 
 /// `bytes`, rounded, and the word: "96 bytes".
 std::string wholeBytes(double bytes) {
@@ -366,7 +254,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                                   keptBytes);
     }
   } else if (budget < 0 && replayShare > 0 && steps > 1 && !nestedPlans) {
-    snapshots = planWithinReplays(replayShare, iterationBytes, stateBytes, steps, segment);
+    snapshots = planWithinReplays(replayShare, iterationBytes, stateBytes, steps, segment, kSmallTape);
   }
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
                  site.segment != segment || site.tapeFirst != tapeFirst ||

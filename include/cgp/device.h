@@ -95,6 +95,17 @@ public:
 
   __device__ void discardTo(std::size_t mark) { size_ = mark; }
 
+  /// Makes room for `size` bytes on top and returns where they start, as
+  /// an offset (the tape moves when it grows): at(offset) reaches them.
+  __device__ std::size_t reserve(std::size_t size) {
+    if (size_ + size > capacity_)
+      grow(size_ + size);
+    std::size_t start = size_;
+    size_ += size;
+    return start;
+  }
+  __device__ unsigned char *at(std::size_t offset) { return data_ + offset; }
+
   __device__ std::size_t bytes() const { return size_; }
 
   /// The thread's second tape: what the reverse sweep restores in the

@@ -28,6 +28,7 @@
 #ifndef CGP_SCHEDULE_H
 #define CGP_SCHEDULE_H
 
+#include "cgp/binomial_walk.h"
 #include "cgp/schedule_action.h"
 
 #include <cstdint>
@@ -38,58 +39,41 @@ namespace cgp {
 namespace rt {
 
 /// C(n, k), or `cap` if it is larger (no overflow).
-std::int64_t binomialCapped(std::int64_t n, std::int64_t k, std::int64_t cap);
+inline std::int64_t binomialCapped(std::int64_t n, std::int64_t k, std::int64_t cap) {
+  return sched::binomialCapped(n, k, cap);
+}
 
 /// The least number of replayed iterations to reverse `steps` iterations
 /// with `snapshots` slots (>= 1, the loop's start included).
-std::int64_t optimalReplays(std::int64_t steps, int snapshots);
+inline std::int64_t optimalReplays(std::int64_t steps, int snapshots) {
+  return sched::fewestReplays(steps, snapshots - 1);
+}
 
 class BinomialSchedule {
 public:
   /// A schedule for `steps` iterations, `snapshots` slots and segments of
   /// `segment` iterations. The first action stores the initial state in
   /// slot 0.
-  BinomialSchedule(std::int64_t steps, int snapshots, std::int64_t segment = 1);
+  BinomialSchedule(std::int64_t steps, int snapshots, std::int64_t segment = 1)
+      : walk_(steps, snapshots, segment), held_(static_cast<std::size_t>(walk_.snapshots())) {}
 
-  ScheduleAction next();
+  ScheduleAction next() { return walk_.next(held_.data()); }
 
-  std::int64_t steps() const { return steps_; }
-  int snapshots() const { return snapshots_; }
-  std::int64_t segment() const { return segment_; }
+  std::int64_t steps() const { return walk_.steps(); }
+  int snapshots() const { return walk_.snapshots(); }
+  std::int64_t segment() const { return walk_.segment(); }
   /// Iterations replayed so far (run by Advance actions).
-  std::int64_t replayed() const { return replayed_; }
+  std::int64_t replayed() const { return walk_.replayed(); }
   /// The iterations the forward sweep itself advances (all but the last
   /// segment, which it tapes): replayed() - this is what the reverse
   /// sweep recomputes.
-  std::int64_t forwardAdvance() const { return steps_ - lastSegment(); }
+  std::int64_t forwardAdvance() const { return walk_.forwardAdvance(); }
   /// Most snapshots held at once so far.
-  int peakSnapshots() const { return peak_; }
+  int peakSnapshots() const { return walk_.peakSnapshots(); }
 
 private:
-  std::int64_t split(std::int64_t from, std::int64_t end, int free) const;
-  /// The next action on segments (Reverse meaning: tape and reverse one).
-  ScheduleAction nextOnSegments();
-  /// The first iteration of segment `unit` (steps_ for units_): segments
-  /// end at steps_, steps_ - k, ..., and the first takes what is left.
-  std::int64_t unitStart(std::int64_t unit) const {
-    std::int64_t start = steps_ - (units_ - unit) * segment_;
-    return start < 0 ? 0 : start;
-  }
-  std::int64_t lastSegment() const { return steps_ - unitStart(units_ - 1); }
-
-  std::int64_t steps_;
-  int snapshots_;
-  std::int64_t segment_;
-  std::int64_t units_;             // segments: ceil(steps / segment)
+  sched::BinomialWalk walk_;
   std::vector<std::int64_t> held_; // segments the snapshots are before, slot = index
-  std::int64_t position_ = 0;      // the segment the current state is before
-  std::int64_t next_ = -1;         // the next segment to reverse
-  std::int64_t replayed_ = 0;      // in iterations
-  int peak_ = 0;
-  bool started_ = false;
-  // After the Tape action of a segment, its Reverse action comes next.
-  ScheduleAction pendingReverse_;
-  bool reversePending_ = false;
 };
 
 /// The reverse of a loop whose trip count is known only once it has ended

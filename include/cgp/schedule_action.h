@@ -6,6 +6,8 @@
 #ifndef CGP_SCHEDULE_ACTION_H
 #define CGP_SCHEDULE_ACTION_H
 
+#include "cgp/host_device.h"
+
 #include <cstdint>
 
 namespace cgp {
@@ -30,12 +32,12 @@ struct ScheduleAction {
   std::int64_t to = 0;
   int slot = 0;
 
-  bool isStore() const { return kind == Store; }
-  bool isRestore() const { return kind == Restore; }
-  bool isAdvance() const { return kind == Advance; }
-  bool isTape() const { return kind == Tape; }
-  bool isReverse() const { return kind == Reverse; }
-  bool isKeep() const { return kind == Keep; }
+  CGP_HOST_DEVICE bool isStore() const { return kind == Store; }
+  CGP_HOST_DEVICE bool isRestore() const { return kind == Restore; }
+  CGP_HOST_DEVICE bool isAdvance() const { return kind == Advance; }
+  CGP_HOST_DEVICE bool isTape() const { return kind == Tape; }
+  CGP_HOST_DEVICE bool isReverse() const { return kind == Reverse; }
+  CGP_HOST_DEVICE bool isKeep() const { return kind == Keep; }
 };
 
 } // namespace rt

@@ -456,6 +456,13 @@ std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill
   return operands;
 }
 
+PlanOptions deviceOptions(PlanOptions options) {
+  options.device = true;
+  options.recomputeAllowance = 1.0;
+  options.replayAllowance = 1.0;
+  return options;
+}
+
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
                         const TbrResult &storeAll, const PlanOptions &options,
                         Summaries &summaries) {

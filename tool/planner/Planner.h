@@ -70,6 +70,15 @@ struct PlanOptions {
   bool device = false;
 };
 
+/// The options of a CUDA kernel's plan (its helpers' too): `options` with
+/// `device` set and the allowances a GPU calls for. A thread's tape lives in
+/// local memory and the device heap, where each push and pop is a memory
+/// access that many threads make at once, while arithmetic runs at many
+/// times memory's pace: the plan may spend up to the primal's time again
+/// on recomputed values (4x the host's allowance) and as much on replayed
+/// loop iterations (5x).
+PlanOptions deviceOptions(PlanOptions options);
+
 /// One value the reverse sweep needs, and what the plan does with it.
 struct ValueDecision {
   Var *var = nullptr;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cgp {
@@ -69,9 +70,23 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
                " score=" + num("%.4f", v.score);
       out += "\n      " + v.reason + "\n";
     }
-    if (p.device)
+    if (p.device) {
       out += "  CUDA device code: each thread tapes on its own, " + bytesText(p.plannedBytes) +
-             " with this plan; a launch of N threads holds N times that in the device heap\n";
+             " with this plan; a launch of N threads holds N times that in the device heap "
+             "(65536 threads: " + bytesText(65536 * p.plannedBytes) + ")\n";
+      bool plans = std::any_of(p.loops.begin(), p.loops.end(), [](const LoopDecision &l) {
+        return l.strategy.find("snapshots") != std::string::npos ||
+               l.strategy.find("checkpointing") != std::string::npos;
+      });
+      if (plans)
+        out += "    its loops that keep snapshots plan in each thread, for the trip count it "
+               "meets, " +
+               (options.memoryBudget >= 0
+                    ? "within --memory-budget=" + std::to_string(options.memoryBudget) +
+                          " bytes per thread"
+                    : std::string("holding less than the estimate above when they replay")) +
+               "\n";
+    }
     if (!p.sharedAdjoints.empty())
       out += "  adjoints the threads share (in global or __shared__ memory), and how each "
              "addition is made:\n";

@@ -365,8 +365,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   std::string stateNames;
   loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
 
+  // Device code: the thread's own objects, locals of its gradient
+  // (cgp/device_checkpoint.h); the host's are thread_local (checkpoint.h).
+  const bool device = options_.device;
   Var *checkpoints = newRuntimeObject(m, i->name + "_checkpoints",
-                                       "thread_local cgp::rt::LoopCheckpoints");
+                                       device ? "cgp::dev::LoopCheckpoints"
+                                              : "thread_local cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
   topDecls.push_back(decl(site));
   topDecls.push_back(decl(checkpoints));
@@ -377,7 +381,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // its index needs neither (nor a place on the tape).
   bool indexUsed = iterationsReadIndex(s, inner.fwd, inner.rev, i);
   bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
-  Var *action = newRuntimeObject(m, i->name + "_action", "cgp::rt::ScheduleAction");
+  Var *action = newRuntimeObject(m, i->name + "_action",
+                                  device ? "cgp::dev::ScheduleAction" : "cgp::rt::ScheduleAction");
   action->isConst = true;
   Var *k = makeTemp(m, i->name + "_step", i64);
 
@@ -398,7 +403,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // What an iteration tapes varies by its branches (TapeBound gives the
   // most), or a probe measures one iteration: the runtime may tape the
   // first iterations while they fit and plan the rest from what they took.
-  const bool bytesVary = !plansInside && (bound.varies() || !bound.known);
+  // (Not on the device: there the plan takes the most, TapeBound's.)
+  const bool bytesVary = !device && !plansInside && (bound.varies() || !bound.known);
   // Either way, or with loops inside that plan (an iteration holds what
   // they meet), under a budget the runtime may tape the first iterations
   // while they fit and plan the rest in the room they leave.
@@ -426,15 +432,26 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     std::sort(kept.begin(), kept.end(), VarLess());
   }
   Sweeps out;
-  std::string withoutBudget;
-  if (replayShare > 0)
-    withoutBudget = "with no budget in force, tape the last iterations and run the first " +
-                    shareText(replayShare) + " again (the plan's replay allowance) if that "
-                    "holds less; under CGP_MEMORY_BUDGET, ";
+  std::string plainly = "at run time, ";
+  if (device && replayShare > 0)
+    plainly = "in each thread, tape every iteration if that holds at most 512 bytes, else tape "
+              "the last iterations and run the first " + shareText(replayShare) + " again from "
+              "snapshots of its state (" + stateNames + ") if that holds less (the plan's "
+              "replay allowance)";
+  else if (device)
+    plainly = "in each thread, tape every iteration if that fits the memory budget of a "
+              "thread, else keep snapshots of its state (" + stateNames + ") on a binomial "
+              "schedule and replay iterations in the reverse sweep";
+  else if (replayShare > 0)
+    plainly += "with no budget in force, tape the last iterations and run the first " +
+               shareText(replayShare) + " again (the plan's replay allowance) if that holds "
+               "less; under CGP_MEMORY_BUDGET, ";
+  if (!device)
+    plainly += "tape every iteration if that fits the memory budget, else keep snapshots of its "
+               "state (" + stateNames + ") on a binomial schedule and replay iterations in the "
+               "reverse sweep";
   out.fwd.push_back(comment(
-      "loop over " + i->name + ": at run time, " + withoutBudget + "tape every iteration if "
-      "that fits the memory budget, else keep snapshots of its state (" + stateNames + ") on a "
-      "binomial schedule and replay iterations in the reverse sweep" + describeBound(bound) +
+      "loop over " + i->name + ": " + plainly + describeBound(bound) +
       (tapesFirst ? "; the first iterations may be taped while they fit, and the rest planned "
                     "in the room they leave"
                   : "")));
@@ -469,13 +486,22 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   plan.iterationTapes = !tapesFirst       ? PlanCallOptions::Tapes::Alike
                         : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
                                             : PlanCallOptions::Tapes::UnevenlyKeepingLocals;
-  out.fwd.push_back(decl(
-      snapshots, planReversal(false,
-                              {varRef(site), varRef(steps), varRef(measured),
-                               intLit(static_cast<int64_t>(stateBytes), i64),
-                               floatLit(afterBytes, ScalarType::doubleType()),
-                               intLit(options_.memoryBudget, i64)},
-                              plan, outerSite)));
+  ExprRef planCall =
+      device ? opaque("cgp::dev::planLoopReversal", ScalarType::intType(),
+                      {runtimeConstant("cgp_tape", ScalarType{ScalarType::Integer, "cgp::dev::Tape"}),
+                       varRef(site), varRef(steps), varRef(measured),
+                       intLit(static_cast<int64_t>(stateBytes), i64),
+                       floatLit(afterBytes, ScalarType::doubleType()),
+                       intLit(options_.memoryBudget, i64),
+                       floatLit(laterLoopsBytes, ScalarType::doubleType()),
+                       floatLit(replayShare, ScalarType::doubleType())})
+             : planReversal(false,
+                            {varRef(site), varRef(steps), varRef(measured),
+                             intLit(static_cast<int64_t>(stateBytes), i64),
+                             floatLit(afterBytes, ScalarType::doubleType()),
+                             intLit(options_.memoryBudget, i64)},
+                            plan, outerSite);
+  out.fwd.push_back(decl(snapshots, planCall));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.
   // With no snapshots (every iteration taped), the schedule is one Tape

@@ -127,7 +127,7 @@ private:
 
   Module &module_;
   PlanOptions options_;
-  /// options_, with `device` set for the kernel being differentiated.
+  /// options_, or for a CUDA kernel deviceOptions(options_).
   PlanOptions sweepOptions_;
   std::vector<TransformError> &errors_;
   std::vector<TransformError> &warnings_;
@@ -171,8 +171,7 @@ bool ReverseMode::Impl::placeAdjoints(const Function &f, const ActivityResult &a
 bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   out_ = &out;
   prepareFunction(k, module_);
-  sweepOptions_ = options_;
-  sweepOptions_.device = k.onDevice();
+  sweepOptions_ = k.onDevice() ? deviceOptions(options_) : options_;
 
   ActivitySeeds seeds;
   for (Var *w : k.wrt) {

@@ -14,6 +14,7 @@
 #include "transform/CheckpointCode.h"
 #include "transform/CountedLoops.h"
 #include "transform/Declarations.h"
+#include "transform/TapeBound.h"
 
 #include <algorithm>
 #include <optional>
@@ -588,9 +589,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     std::string whyNot;
     candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
   }
-  if (options_.device && candidate) {
+  // On the device a loop keeps snapshots only at a kernel's outermost
+  // level, with its trip count known at its entry (cgp/device_checkpoint.h).
+  if (options_.device && candidate && (countedOnline || !counted)) {
     candidate = countedOnline = false;
-    why = "device code tapes its loops per thread (checkpointing on the device is not built yet)";
+    why = "on the device, a loop keeps snapshots only when its trip count is known at its entry";
+  } else if (options_.device && candidate && loopDepth() > 0) {
+    candidate = false;
+    why = "on the device, only a kernel's outermost loops keep snapshots (this one is taped "
+          "with each iteration of the loop around it)";
   }
   bool levelCounts = candidate && options_.memoryBudget >= 0;
   // Inside a loop that plans, a loop whose trip count is a constant, or
@@ -643,6 +650,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     // Checkpointing a loop that puts nothing on the tape would save nothing.
     bool tapes = putsOnTape(inner.fwd);
     bool checkpointable = tapes && candidate;
+    if (checkpointable && options_.device && !boundTape(inner.fwd).known) {
+      // No probe measures an iteration on the device.
+      checkpointable = false;
+      why = "on the device, a loop keeps snapshots only when the tool can bound what an "
+            "iteration tapes";
+    }
     if (checkpointable && countedOnline) {
       innerPlans_ = true;
       return sweepOnlineLoop(s, inner, step, state, sweepCountedLoop(s, inner), plansInside,
@@ -660,10 +673,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       loopChoices_[s.get()] = {
           "tape the last iterations, run the first " + share +
               " again from snapshots (the replay allowance)",
-          "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) pays "
-              "for running " + share + " of its iterations again; chosen at run "
-              "time, for the trip count met, when that holds less than its whole tape (under "
-              "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
+          options_.device
+              ? "no --memory-budget: on the device the plan's replay allowance (the primal's "
+                "time) pays for running " + share + " of its iterations again; chosen by each "
+                "thread, for the trip count it meets, when that holds less than its whole tape "
+                "and that tape is over 512 bytes; state: " + stateNames(state)
+              : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
+                "pays for running " + share + " of its iterations again; chosen at run time, "
+                "for the trip count met, when that holds less than its whole tape (under "
+                "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
       innerPlans_ = true;
       replaying_.insert(s.get());
       return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
@@ -746,7 +764,7 @@ Var *SweepBuilder::loopSite(const StmtRef &s) {
   Var *&site = sites_[s.get()];
   if (!site)
     site = newRuntimeObject(adj_.module(), loopObjectPrefix(s) + "_site",
-                            "thread_local cgp::rt::LoopSite");
+                            options_.device ? "cgp::dev::LoopSite" : "thread_local cgp::rt::LoopSite");
   return site;
 }
 
