@@ -46,10 +46,44 @@
 
 namespace cgp {
 
+/// CUDA: true if `s` does what threads do together, which one thread cannot
+/// run again on its own in a replayed iteration (its neighbours follow
+/// schedules of their own): a barrier, a warp collective (a shuffle, a vote),
+/// in `s` or in a function it calls, or a read of __shared__ memory, which
+/// other threads write.
+static bool needsThreadsTogether(const StmtRef &s, std::set<const Function *> &seen) {
+  static const char *const kCollectives[] = {"__shfl", "__ballot", "__any_sync", "__all_sync",
+                                             "__syncwarp", "__activemask", "__match",
+                                             "__reduce"};
+  bool together = false;
+  forEachStmt(s, [&](const StmtRef &n) {
+    together |= isBarrier(n);
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->var && x->var->blockShared)
+          together = true;
+        for (const char *name : kCollectives)
+          together |= x->kind == ExprKind::Opaque && x->calleeName.rfind(name, 0) == 0;
+        const Function *callee = x->kind == ExprKind::Call ? x->callee : nullptr;
+        if (callee && !callee->pullback.empty())
+          together |= callee->pullback.rfind("cgp::dev::shfl", 0) == 0;
+        else if (callee && callee->body && seen.insert(callee).second)
+          together |= needsThreadsTogether(callee->body, seen);
+      });
+  });
+  return together;
+}
+
 bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
                                  std::string &why) const {
   if (!f_.isKernel || options_.storeAll)
     return false;
+  std::set<const Function *> seen;
+  if (options_.device && needsThreadsTogether(s->body, seen)) {
+    why = "on the device, its iterations hold a barrier, a warp collective or a read of "
+          "__shared__ memory, which a thread cannot run again on its own";
+    return false;
+  }
   Var *index = s->counted.index;
   if (!s->init || s->init->kind != StmtKind::Decl || !s->init->value ||
       hasEffectfulCall(s->init->value)) {

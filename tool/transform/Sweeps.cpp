@@ -585,7 +585,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   // A counted loop whose trip count is not known at its entry (it may
   // leave by `break` or `return`) can still be checkpointed online.
   bool countedOnline = false;
-  if (counted && !candidate && options_.memoryBudget >= 0) {
+  if (counted && !candidate && options_.memoryBudget >= 0 && !options_.device) {
     std::string whyNot;
     candidate = countedOnline = canCheckpointOnline(s, state, whyNot);
   }
