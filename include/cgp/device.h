@@ -6,8 +6,9 @@
 // emulation of CUDA). It holds:
 //  - cgp::dev::Tape, the tape of one thread: the values the reverse sweep
 //    needs, pushed in the forward sweep and popped in reverse order. Each
-//    thread's gradient makes its own, in its registers and local memory at
-//    first and in the device heap (malloc) once it holds more; it is freed
+//    thread's gradient makes its own, in an array of its local memory
+//    (kLocalTapeBytes, or the most the kernel tapes when the tool can bound
+//    it) and in the device heap (malloc) once it holds more; that is freed
 //    when the thread's gradient returns. A launch whose threads tape more
 //    than the device heap holds (8 MiB unless raised with
 //    cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)) stops with a
@@ -44,12 +45,23 @@ __device__ inline void fail(const char *message) {
 #endif
 }
 
+/// The bytes of a thread's tape in its local memory when the tool cannot
+/// bound what the kernel tapes: beyond them the tape grows in the device
+/// heap. With no budget, a loop that would tape more plans its reversal
+/// (cgp/device_checkpoint.h).
+constexpr std::size_t kLocalTapeBytes = 512;
+
 /// The tape of one thread's gradient.
 class Tape {
 public:
+  /// A tape whose first 64 bytes are in the object.
   __device__ Tape() {}
+  /// A tape whose first `bytes` are `space` (an array of the thread's
+  /// local memory that outlives the tape).
+  __device__ Tape(unsigned char *space, std::size_t bytes)
+      : data_(space), first_(space), capacity_(bytes) {}
   __device__ ~Tape() {
-    if (data_ != inline_)
+    if (data_ != first_)
       free(data_);
   }
   Tape(const Tape &) = delete;
@@ -126,7 +138,7 @@ private:
       fail("a thread's tape does not fit in the device heap (raise it with "
            "cgp::dev::reserveHeap or cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes))");
     std::memcpy(data, data_, size_);
-    if (data_ != inline_)
+    if (data_ != first_)
       free(data_);
     data_ = data;
     capacity_ = capacity;
@@ -134,6 +146,7 @@ private:
 
   unsigned char inline_[kInlineBytes];
   unsigned char *data_ = inline_;
+  unsigned char *first_ = inline_; // the storage it starts with, not malloc's
   std::size_t size_ = 0;
   std::size_t capacity_ = kInlineBytes;
   Tape *redo_ = nullptr;

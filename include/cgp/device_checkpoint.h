@@ -32,11 +32,11 @@ namespace dev {
 /// The most snapshots a loop keeps on the device.
 constexpr int kMostSnapshots = 32;
 
-/// With no budget, a loop whose whole tape is at most this many bytes per
-/// thread is taped whole: it stays in the thread's registers, local memory
-/// and caches. Beyond it the default plan's replay allowance applies (a
-/// GPU recomputes faster than it moves a large tape through memory).
-constexpr double kSmallTape = 512;
+/// With no budget, a loop whose whole tape fits in a thread's local tape
+/// is taped whole: it stays in the thread's local memory and caches, no
+/// malloc. Beyond it the default plan's replay allowance applies (a GPU
+/// recomputes faster than it moves a large tape through memory).
+constexpr double kSmallTape = static_cast<double>(kLocalTapeBytes);
 
 using ScheduleAction = rt::ScheduleAction;
 

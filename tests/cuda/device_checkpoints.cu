@@ -34,7 +34,9 @@
 // BUDGET: loop over t (line {{[0-9]+}}, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // BUDGET-NEXT: chosen at run time; state: h, energy
 // CODE: {{^}}#include <cgp/device_checkpoint.h>
-// CODE: cgp::dev::LoopSite t_site;
+// CODE: unsigned char cgp_tape_space[cgp::dev::kLocalTapeBytes];
+// CODE-NEXT: cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);
+// CODE-NEXT: cgp::dev::LoopSite t_site;
 // CODE-NEXT: cgp::dev::LoopCheckpoints t_checkpoints;
 // CODE: loop over t: in each thread, tape every iteration if that holds at most 512 bytes
 // CODE: cgp::dev::planLoopReversal(cgp_tape, t_site, t_steps,

@@ -17,7 +17,9 @@
 #include "transform/ReuseMath.h"
 #include "transform/Prepare.h"
 #include "transform/Sweeps.h"
+#include "transform/TapeBound.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cgp {
@@ -261,11 +263,19 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   std::vector<StmtRef> localDecls = declareUsed(k.locals, sweepsAndEnd);
   adjointDecls = keepUsed(adjointDecls, sweepsAndEnd);
 
-  // Device code: each thread has its own tape, made here (include/cgp/device.h).
+  // Device code: each thread has its own tape, made here (include/cgp/device.h),
+  // in an array of its local memory: as large as the most the forward sweep
+  // tapes when TapeBound knows it (up to 4 KiB), else kLocalTapeBytes.
   bool device = k.onDevice();
   std::vector<StmtRef> body;
   if (device) {
-    body.push_back(raw("cgp::dev::Tape cgp_tape;"));
+    TapeBound bound = boundTape(sweeps.forward);
+    const double kMostLocal = 4096;
+    std::string bytes = "cgp::dev::kLocalTapeBytes";
+    if (bound.known && bound.most <= kMostLocal)
+      bytes = std::to_string(std::max<long long>(16, (static_cast<long long>(bound.most) + 15) / 16 * 16));
+    body.push_back(raw("unsigned char cgp_tape_space[" + bytes + "];"));
+    body.push_back(raw("cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);"));
   } else {
     body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
     body.push_back(raw("cgp::rt::countCall();"));

@@ -21,7 +21,8 @@ __global__ void scale(const double *x, const double *w, double *y, int n) {
     y[i] = w[0] * x[i] * x[i];
 }
 // CHECK-LABEL: __global__ void scale_grad(
-// CHECK: cgp::dev::Tape cgp_tape;
+// CHECK: unsigned char cgp_tape_space[16];
+// CHECK-NEXT: cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);
 // CHECK-NOT: cgp::rt::
 // CHECK: cgp::dev::warpAdd(d_w, {{.*}});
 // CHECK: d_x[i] += {{.*}};
@@ -89,7 +90,7 @@ __device__ double dot3(const double *a, const double *b) {
   return s;
 }
 // CHECK-LABEL: __device__ double dot3_grad(
-// CHECK: cgp::dev::Tape cgp_tape;
+// CHECK: cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);
 // CHECK-NOT: atomicAdd
 // CHECK: return
 
