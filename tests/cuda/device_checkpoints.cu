@@ -13,6 +13,7 @@
 // RUN: %cgpad %s -o %t/budget --memory-budget=300 --explain -- --cuda-gpu-arch=sm_90 | FileCheck %s --check-prefix=BUDGET
 // RUN: %cgpad %s -o %t/store-all --strategy=store-all -- --cuda-gpu-arch=sm_90
 // RUN: FileCheck %s --check-prefix=CODE < %t/cgp/device_checkpoints.cgp.cu
+// RUN: FileCheck %s --check-prefix=BUDGET-CODE < %t/budget/device_checkpoints.cgp.cu
 // RUN: FileCheck %s --check-prefix=STORE < %t/store-all/device_checkpoints.cgp.cu
 // RUN: %cxx %cxxflags %cuda-emulation %t/cgp/device_checkpoints.cgp.cu -o %t/emu -pthread %ldflags
 // RUN: %t/emu %t/cgp.dump
@@ -42,6 +43,8 @@
 // CODE: cgp::dev::planLoopReversal(cgp_tape, t_site, t_steps,
 // CODE: t_checkpoints.put(h);
 // CODE: t_checkpoints.finish();
+// BUDGET-CODE: {{^}}#include <cgp/device_checkpoint.h>
+// BUDGET-CODE: unsigned char cgp_tape_space[304];
 // TIME: TIME leaky_grad
 // STORE: {{^}}#include <cgp/device.h>
 // STORE-NOT: dev::LoopCheckpoints

@@ -265,15 +265,21 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
 
   // Device code: each thread has its own tape, made here (include/cgp/device.h),
   // in an array of its local memory: as large as the most the forward sweep
-  // tapes when TapeBound knows it (up to 4 KiB), else kLocalTapeBytes.
+  // tapes when TapeBound knows it, else the budget per thread, which the
+  // loops that plan keep to (up to 4 KiB either way), else kLocalTapeBytes.
   bool device = k.onDevice();
   std::vector<StmtRef> body;
   if (device) {
     TapeBound bound = boundTape(sweeps.forward);
     const double kMostLocal = 4096;
+    auto rounded = [](double b) {
+      return std::to_string(std::max<long long>(16, (static_cast<long long>(b) + 15) / 16 * 16));
+    };
     std::string bytes = "cgp::dev::kLocalTapeBytes";
     if (bound.known && bound.most <= kMostLocal)
-      bytes = std::to_string(std::max<long long>(16, (static_cast<long long>(bound.most) + 15) / 16 * 16));
+      bytes = rounded(bound.most);
+    else if (!bound.known && options_.memoryBudget >= 0 && options_.memoryBudget <= kMostLocal)
+      bytes = rounded(static_cast<double>(options_.memoryBudget));
     body.push_back(raw("unsigned char cgp_tape_space[" + bytes + "];"));
     body.push_back(raw("cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);"));
   } else {
