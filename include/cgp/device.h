@@ -8,8 +8,10 @@
 //    needs, pushed in the forward sweep and popped in reverse order. Each
 //    thread's gradient makes its own, in an array of its local memory
 //    (kLocalTapeBytes, or the most the kernel tapes when the tool can bound
-//    it) and in the device heap (malloc) once it holds more; that is freed
-//    when the thread's gradient returns. A launch whose threads tape more
+//    it), then in the thread's slice of the file's tape pool when the host
+//    reserved one (reserveTapes, cgp/device_pool.h), and in the device heap
+//    (malloc) once it holds more; that is freed when the thread's gradient
+//    returns. A launch whose threads tape more
 //    than the device heap holds (8 MiB unless raised with
 //    cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)) stops with a
 //    message saying so; cgp::dev::reserveHeap() raises the limit from host
@@ -24,6 +26,8 @@
 //    is there and adds to one element; otherwise each lane adds atomically.
 #ifndef CGP_DEVICE_H
 #define CGP_DEVICE_H
+
+#include "cgp/device_pool.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -54,14 +58,15 @@ constexpr std::size_t kLocalTapeBytes = 512;
 /// The tape of one thread's gradient.
 class Tape {
 public:
-  /// A tape whose first 64 bytes are in the object.
+  /// A tape whose first 64 bytes are in the object (the redo tape).
   __device__ Tape() {}
-  /// A tape whose first `bytes` are `space` (an array of the thread's
-  /// local memory that outlives the tape).
+  /// The thread's tape: its first `bytes` are `space` (an array of the
+  /// thread's local memory that outlives the tape), then its slice of the
+  /// file's pool (cgp/device_pool.h) while that holds it.
   __device__ Tape(unsigned char *space, std::size_t bytes)
-      : data_(space), first_(space), capacity_(bytes) {}
+      : data_(space), capacity_(bytes), pooled_(true) {}
   __device__ ~Tape() {
-    if (data_ != first_)
+    if (onHeap_)
       free(data_);
   }
   Tape(const Tape &) = delete;
@@ -130,25 +135,38 @@ private:
   static constexpr std::size_t kInlineBytes = 64;
 
   __device__ void grow(std::size_t need) {
+    if (pooled_) { // once: the thread's slice of the pool, if it holds `need`
+      pooled_ = false;
+      std::size_t bytes = 0;
+      if (unsigned char *slice = poolSlice(need, bytes)) {
+        std::memcpy(slice, data_, size_);
+        data_ = slice;
+        capacity_ = bytes;
+        return;
+      }
+    }
     std::size_t capacity = capacity_ * 2;
     if (capacity < need)
       capacity = need;
     unsigned char *data = static_cast<unsigned char *>(malloc(capacity));
     if (!data)
       fail("a thread's tape does not fit in the device heap (raise it with "
-           "cgp::dev::reserveHeap or cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes))");
+           "cgp::dev::reserveHeap or cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes), or "
+           "give the gradients a tape pool with cgp::dev::reserveTapes)");
     std::memcpy(data, data_, size_);
-    if (data_ != first_)
+    if (onHeap_)
       free(data_);
     data_ = data;
     capacity_ = capacity;
+    onHeap_ = true;
   }
 
   unsigned char inline_[kInlineBytes];
   unsigned char *data_ = inline_;
-  unsigned char *first_ = inline_; // the storage it starts with, not malloc's
   std::size_t size_ = 0;
   std::size_t capacity_ = kInlineBytes;
+  bool pooled_ = false; // may move to the pool when it grows
+  bool onHeap_ = false; // data_ is malloc's
   Tape *redo_ = nullptr;
 };
 

@@ -6,7 +6,8 @@
 // The gradients are checked against finite differences under the
 // emulation, and the thread-own adjoint d_x is the same to the last bit
 // under every plan (d_w, which every thread adds into, is summed with
-// atomics: its last bits follow the order of the threads).
+// atomics: its last bits follow the order of the threads). Tape pools
+// (cgp::dev::reserveTapes) give the same bits.
 //
 // RUN: rm -rf %t && mkdir -p %t/cgp %t/budget %t/store-all
 // RUN: %cgpad %s -o %t/cgp --explain -- --cuda-gpu-arch=sm_90 | FileCheck %s --check-prefix=PLAN
@@ -71,7 +72,7 @@ __global__ void leaky(const double *x, const int *len, const double *w, double *
 
 #ifndef __CGP_AD__
 #include "device_checkpoints.cgp.h"
-#include <cgp/device.h> // cgp::dev::reserveHeap (--time)
+#include <cgp/device.h> // cgp::dev::reserveTapes
 #include <cuda_check.h>
 
 #include <cstdint>
@@ -87,8 +88,8 @@ static void timeKernels() {
 #ifdef __CUDACC__
   const int n = 1 << 16, T = 256, runs = 20;
   // Each thread's tape holds a few snapshots and a segment of iterations
-  // (about 2 KiB at T = 256; --explain estimates the whole tape).
-  CGP_CUDA_CHECK(cgp::dev::reserveHeap(4096, n));
+  // (about 2 KiB at T = 256): a slice of 4 KiB per thread holds it.
+  CGP_CUDA_CHECK(cgp::dev::reserveTapes(4096, n));
 #else
   const int n = 64, T = 64, runs = 3;
 #endif
@@ -151,6 +152,20 @@ int main(int argc, char **argv) {
     got[k] = g[k];
   }
   cgp_cuda_test::check_close("leaky d_x against finite differences", got, fd, 1e-6, 1e-9);
+  // With tape pools (cgp::dev::reserveTapes): slices too small for the
+  // longest tapes (which move on to the device heap), then slices that hold
+  // every tape: the same bits.
+  for (std::size_t slice : {std::size_t(600), std::size_t(8192)}) {
+    CGP_CUDA_CHECK(cgp::dev::reserveTapes(slice, std::size_t(blocks) * threads));
+    DeviceArray<double> px(x.size()), pw(w.size()), pout(seed);
+    CGP_LAUNCH(leaky_grad, blocks, threads, dx.get(), dlen.get(), dw.get(), dout.get(), n, T,
+               px.get(), pw.get(), pout.get());
+    CGP_CUDA_SYNC_CHECK();
+    cgp_cuda_test::check("leaky d_x with tape slices of " + std::to_string(slice) +
+                             " bytes: the same bits",
+                         px.download() == g);
+  }
+  CGP_CUDA_CHECK(cgp::dev::reserveTapes(0, 0));
   cgp_cuda_test::check_close("leaky d_w against finite differences", gw.download(),
                              cgp_cuda_test::fd_gradient([&](const Vec &v) { return loss(x, v); },
                                                         w, 1e-4),
