@@ -89,6 +89,7 @@ harness = "-I%s %s" % (harness_dir, os.path.join(harness_out, "check-O2.o"))
 san_harness = "-I%s %s" % (harness_dir, os.path.join(harness_out, "check-san.o"))
 
 config.substitutions.append(("%cgpad", os.path.join(prefix, "bin", "cgp-ad")))
+config.substitutions.append(("%install-prefix", prefix))
 config.substitutions.append(("%cxxflags", cxxflags))
 config.substitutions.append(("%ldflags", ldflags))
 config.substitutions.append(("%sanitize", sanitize))
