@@ -43,8 +43,6 @@ __global__ void shapes(const double *p, double *out, int n) {
 #include "cxx_device_code.cgp.h"
 #include <cuda_check.h>
 
-#include <cstdint>
-#include <cstring>
 
 using cgp_cuda_test::DeviceArray;
 using Vec = std::vector<double>;
@@ -73,15 +71,7 @@ int main(int argc, char **argv) {
   Vec g = gp.download();
   cgp_cuda_test::check_close("shapes d_p against finite differences", g,
                              cgp_cuda_test::fd_gradient(loss, p, 1e-4), 1e-6, 1e-9);
-  if (dumpPath) {
-    FILE *f = std::fopen(dumpPath, "w");
-    for (double e : g) {
-      std::uint64_t bits;
-      std::memcpy(&bits, &e, sizeof bits);
-      std::fprintf(f, "%016llx\n", static_cast<unsigned long long>(bits));
-    }
-    std::fclose(f);
-  }
+  cgp_cuda_test::dump_bits(dumpPath, g);
   return cgp_cuda_test::finish();
 }
 #endif

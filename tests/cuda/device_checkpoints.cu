@@ -75,7 +75,6 @@ __global__ void leaky(const double *x, const int *len, const double *w, double *
 #include <cgp/device.h> // cgp::dev::reserveTapes
 #include <cuda_check.h>
 
-#include <cstdint>
 #include <cstring>
 #include <random>
 
@@ -170,15 +169,7 @@ int main(int argc, char **argv) {
                              cgp_cuda_test::fd_gradient([&](const Vec &v) { return loss(x, v); },
                                                         w, 1e-4),
                              1e-6, 1e-9);
-  if (dumpPath) {
-    FILE *f = std::fopen(dumpPath, "w");
-    for (double e : g) {
-      std::uint64_t bits;
-      std::memcpy(&bits, &e, sizeof bits);
-      std::fprintf(f, "%016llx\n", static_cast<unsigned long long>(bits));
-    }
-    std::fclose(f);
-  }
+  cgp_cuda_test::dump_bits(dumpPath, g);
   if (std::strcmp(arg, "--time") == 0)
     timeKernels();
   return cgp_cuda_test::finish();

@@ -119,14 +119,6 @@ void checkGradient(const std::string &name, const Vec &at, const Vec &grad, Loss
   cgp_cuda_test::check_close(name + " against finite differences", got, fd, 1e-6, 1e-9);
 }
 
-void dump(FILE *f, const Vec &v) {
-  for (double e : v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &e, sizeof bits);
-    std::fprintf(f, "%016llx\n", static_cast<unsigned long long>(bits));
-  }
-}
-
 /// --time: each derivative kernel against its primal, median of repeated
 /// launches, on a batch big enough for a GPU (small under the emulation).
 void timeKernels() {
@@ -309,11 +301,7 @@ int main(int argc, char **argv) {
     CGP_CUDA_SYNC_CHECK();
     Vec g = gx.download();
     checkGradient("row_norms d_x", xr, g, rowLoss, 3);
-    if (dumpPath) {
-      FILE *f = std::fopen(dumpPath, "w");
-      dump(f, g);
-      std::fclose(f);
-    }
+    cgp_cuda_test::dump_bits(dumpPath, g);
   }
   if (timing)
     timeKernels();

@@ -10,6 +10,7 @@
 //   cgp_cuda_test::DeviceArray<T>  owning device buffer
 //   cgp_cuda_test::check / check_close / central_difference / finish
 //   cgp_cuda_test::median_ms / print_time   kernel timings (`--time` modes, run_on_gpu.sh)
+//   cgp_cuda_test::dump_bits        a gradient's bits, to compare builds with cmp
 //
 // A kernel name with template arguments goes in parentheses:
 // CGP_LAUNCH((k<float, 4>), grid, block, ...).
@@ -54,8 +55,10 @@ Launcher<P...> launcher(dim3 grid, dim3 block, std::size_t shared_bytes, void (*
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -260,6 +263,20 @@ double median_ms(int runs, Reset&& reset, Launch&& launch) {
 inline void print_time(const std::string& kernel, double primal_ms, double derivative_ms) {
   std::printf("TIME %s %.4f %.4f %.2f\n", kernel.c_str(), primal_ms, derivative_ms,
               derivative_ms / primal_ms);
+}
+
+// Writes each value's bits, one hexadecimal line each, to `path` (null: nothing), so
+// that two builds' gradients can be compared bit for bit with cmp.
+inline void dump_bits(const char* path, const std::vector<double>& values) {
+  if (!path)
+    return;
+  FILE* f = std::fopen(path, "w");
+  for (double e : values) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &e, sizeof bits);
+    std::fprintf(f, "%016llx\n", static_cast<unsigned long long>(bits));
+  }
+  std::fclose(f);
 }
 
 // Prints a summary line; the exit status for main.
