@@ -79,6 +79,12 @@ struct PlanOptions {
 /// loop iterations (5x).
 PlanOptions deviceOptions(PlanOptions options);
 
+/// The bytes of a thread's tape in its local memory when the tool cannot
+/// bound what the kernel tapes (cgp::dev::kLocalTapeBytes, include/cgp/device.h,
+/// which generated code names): with no budget, a device loop whose tape
+/// would be larger keeps snapshots instead.
+constexpr int kDeviceLocalTapeBytes = 512;
+
 /// One value the reverse sweep needs, and what the plan does with it.
 struct ValueDecision {
   Var *var = nullptr;
@@ -131,6 +137,9 @@ struct LoopDecision {
   /// loops inside loops, helpers' loops, loops that cannot keep snapshots
   /// and store-all.
   double replayShare = 0;
+  /// Its reversal is planned at run time, at each of its runs: snapshots
+  /// or its tape (CheckpointedLoops.cpp, OnlineCheckpoints.cpp).
+  bool runTimePlan = false;
   double tapeBytes = 0; // tape bytes per call of the values stored in it (estimated)
   double cost = 0;      // operation units per call of the loop (estimated)
 };

@@ -74,10 +74,8 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
       out += "  CUDA device code: each thread tapes on its own, " + bytesText(p.plannedBytes) +
              " with this plan; a launch of N threads holds N times that in the device heap "
              "(65536 threads: " + bytesText(65536 * p.plannedBytes) + ")\n";
-      bool plans = std::any_of(p.loops.begin(), p.loops.end(), [](const LoopDecision &l) {
-        return l.strategy.find("snapshots") != std::string::npos ||
-               l.strategy.find("checkpointing") != std::string::npos;
-      });
+      bool plans = std::any_of(p.loops.begin(), p.loops.end(),
+                               [](const LoopDecision &l) { return l.runTimePlan; });
       if (plans)
         out += "    its loops that keep snapshots plan in each thread, for the trip count it "
                "meets, " +
@@ -140,7 +138,8 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"runs", l.runs},
                        {"strategy", l.strategy},
                        {"reason", l.reason},
-                       {"replay_share", l.replayShare}});
+                       {"replay_share", l.replayShare},
+                       {"run_time_plan", l.runTimePlan}});
     nlohmann::json shared = nlohmann::json::array();
     for (const SharedAdjoint &a : p.sharedAdjoints)
       shared.push_back({{"target", a.target}, {"line", a.pos.line}, {"how", a.how},

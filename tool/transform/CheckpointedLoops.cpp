@@ -388,6 +388,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                                          const std::vector<Var *> &state,
                                                          bool plansInside, Var *outerSite,
                                                          double replayShare) {
+  runTimePlans_.insert(s.get());
   Module &m = adj_.module();
   Var *i = s->counted.index;
   const ScalarType &it = i->elem;
@@ -468,10 +469,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   Sweeps out;
   std::string plainly = "at run time, ";
   if (device && replayShare > 0)
-    plainly = "in each thread, tape every iteration if that holds at most 512 bytes, else tape "
-              "the last iterations and run the first " + shareText(replayShare) + " again from "
-              "snapshots of its state (" + stateNames + ") if that holds less (the plan's "
-              "replay allowance)";
+    plainly = "in each thread, tape every iteration if that holds at most " +
+              std::to_string(kDeviceLocalTapeBytes) + " bytes, else tape the last iterations "
+              "and run the first " + shareText(replayShare) + " again from snapshots of its "
+              "state (" + stateNames + ") if that holds less (the plan's replay allowance)";
   else if (device)
     plainly = "in each thread, tape every iteration if that fits the memory budget of a "
               "thread, else keep snapshots of its state (" + stateNames + ") on a binomial "

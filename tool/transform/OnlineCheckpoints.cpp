@@ -62,6 +62,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
                                                    const Sweeps &step,
                                                    const std::vector<Var *> &state, Sweeps taped,
                                                    bool plansInside, Var *outerSite) {
+  runTimePlans_.insert(s.get());
   Module &m = adj_.module();
   ScalarType i64 = ScalarType::int64Type();
   std::string label = s->label.empty() ? "loop" : s->label;

@@ -207,6 +207,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   for (LoopDecision &loop : plan.loops) {
     if (!replaying_.count(loop.loop))
       loop.replayShare = 0;
+    loop.runTimePlan = runTimePlans_.count(loop.loop) > 0;
     auto choice = loopChoices_.find(loop.loop);
     if (choice != loopChoices_.end()) {
       loop.strategy = choice->second.first;
@@ -677,7 +678,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
               ? "no --memory-budget: on the device the plan's replay allowance (the primal's "
                 "time) pays for running " + share + " of its iterations again; chosen by each "
                 "thread, for the trip count it meets, when that holds less than its whole tape "
-                "and that tape is over 512 bytes; state: " + stateNames(state)
+                "and that tape is over " + std::to_string(kDeviceLocalTapeBytes) +
+                " bytes; state: " + stateNames(state)
               : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
                 "pays for running " + share + " of its iterations again; chosen at run time, "
                 "for the trip count met, when that holds less than its whole tape (under "

@@ -181,6 +181,8 @@ private:
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   /// Loops that spend the plan's replay allowance (the others' is dropped).
   std::set<const StmtNode *> replaying_;
+  /// Loops whose reversal is planned at run time (checkpointed or online).
+  std::set<const StmtNode *> runTimePlans_;
   /// Counted loops whose first index and trip count the reverse sweep
   /// computes again instead of popping them.
   std::set<const StmtNode *> boundsAgain_;
