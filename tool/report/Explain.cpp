@@ -72,8 +72,9 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
     }
     if (p.device) {
       out += "  CUDA device code: each thread tapes on its own, " + bytesText(p.plannedBytes) +
-             " with this plan; a launch of N threads holds N times that in the device heap "
-             "(65536 threads: " + bytesText(65536 * p.plannedBytes) + ")\n";
+             " with this plan; a launch of N threads holds N times that (65536 threads: " +
+             bytesText(65536 * p.plannedBytes) + "), in local memory, tape pools "
+             "(cgp::dev::reserveTapes) or the device heap\n";
       bool plans = std::any_of(p.loops.begin(), p.loops.end(),
                                [](const LoopDecision &l) { return l.runTimePlan; });
       if (plans)

@@ -28,7 +28,7 @@ __global__ void scale(const double *x, const double *w, double *y, int n) {
 // CHECK: d_x[i] += {{.*}};
 // CHECK: d_y[i] = 0.0;
 // PLAN-LABEL: kernel scale
-// PLAN: CUDA device code: each thread tapes on its own, 0 B with this plan; a launch of N threads holds N times that in the device heap
+// PLAN: CUDA device code: each thread tapes on its own, 0 B with this plan; a launch of N threads holds N times that (65536 threads: 0 B), in local memory, tape pools (cgp::dev::reserveTapes) or the device heap
 // PLAN: *d_w: warp sum, then one atomicAdd per warp
 // PLAN: d_x[i]: plain +=
 // PLAN-NEXT: the element is the thread's own
