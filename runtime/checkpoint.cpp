@@ -212,9 +212,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
   bool leaveRoom = false, tapeFirst = false;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes()) +
                  reservedBytes;
-  // The loop's own records on the tape: its trip count or plan, its start.
-  const double bookkeeping = 16;
-  double room = roomLeft(budget, inUse, afterBytes + bookkeeping, laterLoopsBytes);
+  double room = roomLeft(budget, inUse, afterBytes + sched::kLoopRecordBytes, laterLoopsBytes);
   if (budget >= 0 && nestedPlans) {
     // The loops inside plan at their entry, against the bytes in use then;
     // how much one iteration tapes is known only when it runs (a batch of
@@ -331,7 +329,7 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
     return 0;
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes()) +
                  reservedBytes;
-  double room = roomLeft(budget, inUse, afterBytes + 16, laterLoopsBytes);
+  double room = roomLeft(budget, inUse, afterBytes + sched::kLoopRecordBytes, laterLoopsBytes);
   // The trip count is unknown: half the room for a segment's tape, the rest
   // for snapshots (one more slot than the schedule's count, see
   // startOnline()), at most kMaxOnlineSnapshots of them: with half of them

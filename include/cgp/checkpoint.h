@@ -17,6 +17,7 @@
 
 #include "cgp/profile.h"
 #include "cgp/schedule_action.h"
+#include "cgp/snapshot_cursor.h"
 #include "cgp/tape.h"
 
 #include <cstdint>
@@ -156,7 +157,7 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
                        bool mostBytes = false, double laterLoopsBytes = 0);
 
 /// The snapshots and schedule of one run of a checkpointed loop.
-class LoopCheckpoints {
+class LoopCheckpoints : public sched::SnapshotCursor {
 public:
   LoopCheckpoints();
   ~LoopCheckpoints();
@@ -219,28 +220,9 @@ public:
   void beginProbe(std::size_t stateBytes);
   void endProbe();
 
+  /// Points put() / getValue() / get() (sched::SnapshotCursor) at a slot.
   void beginSave(int slot) { cursor_ = slotAt(slot); }
-  /// Saves a scalar (by value: its address is never taken) or an array.
-  template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
-  void put(T value) {
-    std::memcpy(cursor_, &value, sizeof(T));
-    cursor_ += sizeof(T);
-  }
-  template <class T, std::size_t N> void put(const T (&values)[N]) {
-    std::memcpy(cursor_, values, sizeof(T) * N);
-    cursor_ += sizeof(T) * N;
-  }
-  template <class T> T getValue() {
-    T value;
-    std::memcpy(&value, cursor_, sizeof(T));
-    cursor_ += sizeof(T);
-    return value;
-  }
   void beginLoad(int slot) { cursor_ = slotAt(slot); }
-  template <class T> void get(T &value) {
-    std::memcpy(&value, cursor_, sizeof(T));
-    cursor_ += sizeof(T);
-  }
 
 private:
   struct Run;  // one run of the loop (checkpoint.cpp)
@@ -275,7 +257,6 @@ private:
   // snapshots taken (slots 0..taken_-1) and how many it may take.
   std::int64_t nextDue_ = -1, stride_ = 1, segment_ = 1;
   int taken_ = 0, onlineSlots_ = 0, snapshots_ = 0;
-  unsigned char *cursor_ = nullptr;
   bool active_ = false;
   bool muted_ = false; // see next()
 };

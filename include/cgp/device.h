@@ -75,10 +75,8 @@ public:
   template <class T> __device__ void push(const T &value) { pushBytes(&value, sizeof(T)); }
 
   __device__ void pushBytes(const void *data, std::size_t size) {
-    if (size_ + size > capacity_)
-      grow(size_ + size);
-    std::memcpy(data_ + size_, data, size);
-    size_ += size;
+    const std::size_t at = reserve(size); // may move data_: read it after
+    std::memcpy(data_ + at, data, size);
   }
 
   template <class T> __device__ void pop(T &value) {

@@ -21,10 +21,9 @@
 #include "cgp/binomial_walk.h"
 #include "cgp/device.h"
 #include "cgp/reversal_plan.h"
+#include "cgp/snapshot_cursor.h"
 
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 namespace cgp {
 namespace dev {
@@ -64,9 +63,8 @@ __device__ inline int planLoopReversal(Tape &tape, LoopSite &site, std::int64_t 
   if (steps <= 1)
     return 0;
   if (budget >= 0) {
-    const double bookkeeping = 16; // the loop's records on the tape
     double room = sched::roomLeft(budget, static_cast<double>(tape.bytes()),
-                                  afterBytes + bookkeeping, laterLoopsBytes);
+                                  afterBytes + sched::kLoopRecordBytes, laterLoopsBytes);
     if (static_cast<double>(steps) * iterationBytes <= room)
       return 0;
     int snapshots = sched::planSegments(room, iterationBytes, stateBytes, steps, site.segment,
@@ -81,7 +79,7 @@ __device__ inline int planLoopReversal(Tape &tape, LoopSite &site, std::int64_t 
 
 /// The snapshots and schedule of one run of a checkpointed loop, in one
 /// thread. Generated code makes one per loop, a local of the gradient.
-class LoopCheckpoints {
+class LoopCheckpoints : public sched::SnapshotCursor {
 public:
   /// A run of `steps` iterations with `snapshots` slots, on segments of
   /// `site.segment` iterations; with no snapshots, one Tape action of every
@@ -132,28 +130,9 @@ public:
       tape_->discardTo(base_);
   }
 
+  /// Points put() / getValue() / get() (sched::SnapshotCursor) at a slot.
   __device__ void beginSave(int slot) { cursor_ = slotAt(slot); }
   __device__ void beginLoad(int slot) { cursor_ = slotAt(slot); }
-  /// Saves a scalar (by value) or an array.
-  template <class T, class = typename std::enable_if<!std::is_pointer<T>::value>::type>
-  __device__ void put(T value) {
-    std::memcpy(cursor_, &value, sizeof(T));
-    cursor_ += sizeof(T);
-  }
-  template <class T, std::size_t N> __device__ void put(const T (&values)[N]) {
-    std::memcpy(cursor_, values, sizeof(T) * N);
-    cursor_ += sizeof(T) * N;
-  }
-  template <class T> __device__ T getValue() {
-    T value;
-    std::memcpy(&value, cursor_, sizeof(T));
-    cursor_ += sizeof(T);
-    return value;
-  }
-  template <class T> __device__ void get(T &value) {
-    std::memcpy(&value, cursor_, sizeof(T));
-    cursor_ += sizeof(T);
-  }
 
 private:
   __device__ unsigned char *slotAt(int slot) {
@@ -168,7 +147,6 @@ private:
   ScheduleAction last_;
   sched::BinomialWalk walk_;
   std::int64_t positions_[kMostSnapshots];
-  unsigned char *cursor_ = nullptr;
 };
 
 } // namespace dev

@@ -24,6 +24,10 @@
 namespace cgp {
 namespace sched {
 
+/// What a planned loop keeps on the tape of its own (its trip count or
+/// plan, its start): kept out of its room.
+constexpr double kLoopRecordBytes = 16;
+
 CGP_HOST_DEVICE inline double lesser(double a, double b) { return a < b ? a : b; }
 CGP_HOST_DEVICE inline double greater(double a, double b) { return a < b ? b : a; }
 
