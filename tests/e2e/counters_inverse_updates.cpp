@@ -91,6 +91,7 @@ double sums(const double* x, int points) {
 // CHECK-LABEL: static inline double tri_sum_fwd(
 // CHECK-NOT: cgp_tape.push(start);
 // CHECK: cgp_tape.push(start);
+// CHECK-NEXT: cgp_tape.push(cos_value);
 // CHECK-NEXT: return result;
 // CHECK-LABEL: static inline void tri_sum_rev(
 // CHECK: cgp_tape.pop(start);

@@ -1,10 +1,12 @@
 // Recomputed values computed from other recomputed values (a chain): an RK4
 // step written with scalars, as after inlining. The stages' arguments (t2,
 // ta0, ta1, tb0, ...) are cheap sums of the state and of the stage results
-// k1b, k2b, k3b; the default plan recomputes all of them, each before the
-// reverse of the last statement that reads it or a value computed from it,
-// and stores only y0, y1 and the stage results: 5 values a step where
-// store-all stores 11. In `fade`, recomputing `a` for `b` would read `m`
+// k1b, k2b, k3b, and those are cheap sums of their sin and cos factors,
+// which get variables of their own (`sin_value`, `cos_value`) that the plan
+// stores. The default plan recomputes all the rest, each before the reverse
+// of the last statement that reads it or a value computed from it (the
+// chain k1b -> ta1 -> k2b -> tb1 -> k3b -> tc1), and stores y0, y1 and the
+// eight factors: 10 values a step where store-all stores 19. In `fade`, recomputing `a` for `b` would read `m`
 // after it changes, so the plan keeps one of them on the tape. The
 // gradients must match central finite differences and have the same bits
 // under store-all and every budget.
@@ -57,34 +59,40 @@ double fade(const double *x, const double *w, int n) {
 }
 
 // EXPLAIN: kernel pendulum
-// EXPLAIN: t (line 26, double, {{.*}}): RECOMPUTE
-// EXPLAIN: ta1 (line 29, double, {{.*}}): RECOMPUTE
-// EXPLAIN: t2 (line 30, double, {{.*}}): RECOMPUTE
-// EXPLAIN: tb0 (line 32, double, {{.*}}): RECOMPUTE
-// EXPLAIN: tc1 (line 36, double, {{.*}}): RECOMPUTE
-// EXPLAIN: t4 (line 37, double, {{.*}}): RECOMPUTE
-// EXPLAIN: y0 (line 39, double, {{.*}}): store
+// EXPLAIN: t (line 28, double, {{.*}}): RECOMPUTE
+// EXPLAIN: ta1 (line 31, double, {{.*}}): RECOMPUTE
+// EXPLAIN: t2 (line 32, double, {{.*}}): RECOMPUTE
+// EXPLAIN: tb0 (line 34, double, {{.*}}): RECOMPUTE
+// EXPLAIN: tc1 (line 38, double, {{.*}}): RECOMPUTE
+// EXPLAIN: t4 (line 39, double, {{.*}}): RECOMPUTE
+// EXPLAIN: y0 (line 41, double, {{.*}}): store
 // EXPLAIN: kernel fade
 // EXPLAIN: stored: recomputing 'a' for the values computed from it would read 'm' after it changes
 // CGP-LABEL: double pendulum_grad(
-// CGP: cgp_tape.push(k1b);
-// CGP-NEXT: cgp_tape.push(k2b);
-// CGP-NEXT: cgp_tape.push(k3b);
+// CGP: cgp_tape.push(sin_value);
+// CGP-NEXT: cgp_tape.push(cos_value);
+// CGP: cgp_tape.push(cos_value_3);
 // CGP-NEXT: cgp_tape.push(y0);
 // CGP-NEXT: cgp_tape.push(y1);
-// The reverse of an iteration: the chain t -> t2 -> t4 and tb1 -> tc0 is
-// recomputed operands first, before the reverse of the stage that reads it.
+// CGP-NOT: cgp_tape.push
+// The reverse of an iteration: the chains k1b -> ... -> tb1, t -> t4 and tb1 -> tc0 are
+// recomputed operands first, before the reverse of the stage that reads them.
 // CGP: y1 = cgp_tape.pop<double>();
+// CGP: // recompute k1b (the plan keeps it off the tape)
+// CGP-NEXT: k1b = -*p * sin_value - p[1] * y1 + p[2] * cos_value;
+// CGP-NEXT: // recompute ta1 (the plan keeps it off the tape)
+// CGP-NEXT: ta1 = y1 + 0.5 * h * k1b;
+// CGP-NEXT: // recompute k2b (the plan keeps it off the tape)
+// CGP-NEXT: k2b = -*p * sin_value_1 - p[1] * ta1 + p[2] * cos_value_1;
+// CGP-NEXT: // recompute tb1 (the plan keeps it off the tape)
+// CGP-NEXT: tb1 = y1 + 0.5 * h * k2b;
 // CGP: // recompute t (the plan keeps it off the tape)
 // CGP-NEXT: t = s * h;
-// CGP: // recompute tb1 (the plan keeps it off the tape)
-// CGP-NEXT: tb1 = y1 + 0.5 * h * k2b;
-// CGP-NEXT: // recompute tc0 (the plan keeps it off the tape)
-// CGP-NEXT: tc0 = y0 + h * tb1;
-// CGP: // recompute t4 (the plan keeps it off the tape)
+// CGP-NEXT: // recompute t4 (the plan keeps it off the tape)
 // CGP-NEXT: t4 = t + h;
-// CGP: k3b = cgp_tape.pop<double>();
-// CGP: k1b = cgp_tape.pop<double>();
+// CGP: // recompute tc0 (the plan keeps it off the tape)
+// CGP-NEXT: tc0 = y0 + h * tb1;
+// CGP: sin_value = cgp_tape.pop<double>();
 
 #ifndef __CGP_AD__
 #include "check.h"

@@ -4,8 +4,10 @@
 // recomputes both before the reverse of their last readers instead of
 // pushing them where they are overwritten. `r = r * r` is computed from its
 // own earlier value and its value lives on into the next iteration, so it
-// stays on the tape. The gradients must match central finite differences
-// and have the same bits under store-all and every budget.
+// stays on the tape, and so does the value of `std::cos(r)`, a factor of a
+// product, which gets a variable of its own. The gradients must match
+// central finite differences and have the same bits under store-all and
+// every budget.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -34,19 +36,19 @@ double reuse(const double *x, const double *w, int n) {
 }
 
 // EXPLAIN: kernel reuse
-// EXPLAIN: r (line 26, double, {{.*}}): store
+// EXPLAIN: r (line 28, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: assigned more than once
-// EXPLAIN: r (line 26, until line 28, double, {{.*}}): RECOMPUTE
-// EXPLAIN-NEXT: recomputed: cheaper to evaluate again than to keep
 // EXPLAIN: r (line 28, until line 30, double, {{.*}}): RECOMPUTE
 // EXPLAIN-NEXT: recomputed: cheaper to evaluate again than to keep
-// JSON: "overwritten_line": 28,
-// JSON: "line": 28,
+// EXPLAIN: r (line 30, until line 32, double, {{.*}}): RECOMPUTE
+// EXPLAIN-NEXT: recomputed: cheaper to evaluate again than to keep
+// JSON: "overwritten_line": 30,
+// JSON: "line": 30,
 // JSON-NEXT: "name": "r",
-// JSON-NEXT: "overwritten_line": 30,
+// JSON-NEXT: "overwritten_line": 32,
 // CGP-LABEL: double reuse_grad(
 // CGP: cgp_tape.push(r);
-// CGP-NEXT: int i = static_cast<int>(static_cast<std::int64_t>(i_start) + i_step * 1);
+// CGP-NEXT: cgp_tape.push(cos_value);
 // CGP-NEXT: r = x[i] * *w;
 // CGP-NOT: cgp_tape.push
 // CGP: r = r * r;

@@ -58,9 +58,8 @@ double trinorm(const double *L, const double *x, int n) {
 // CHECK-NEXT: for (int j = 5; j >= 0; --j) {
 // CHECK-NEXT: // reverse of the loop over i
 // CHECK-NEXT: const int i_first = j + 1;
-// CHECK-NEXT: std::int64_t i_trips = 6 > static_cast<std::int64_t>(i_first)
-// CHECK-NEXT: ? 6 - static_cast<std::int64_t>(i_first)
-// CHECK-NEXT: : 0;
+// CHECK-NEXT: std::int64_t i_trips =
+// CHECK-NEXT: 6 > static_cast<std::int64_t>(i_first) ? 6 - static_cast<std::int64_t>(i_first) : 0;
 // EXPLAIN-LABEL: kernel trinorm
 // EXPLAIN: q (line {{[0-9]+}}, double, 4.7 KiB): store
 // EXPLAIN-NOT: q (line

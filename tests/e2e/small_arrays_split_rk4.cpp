@@ -2,9 +2,11 @@
 // `double k1[2], ..., tmp[2]`, filled by a helper and by loops of two
 // iterations. cgp-ad inlines the helper where it is given such an array,
 // unrolls the loops and splits the arrays into one scalar per element
-// (`k1_0`, `k1_1`), the three values of `tmp_0` each in its own variable;
-// the default plan then tapes the three stage results that take a sin and a
-// cos, and the state: 5 values a step. In `window`, `w3` is indexed by a
+// (`k1_0`, `k1_1`), the three values of `tmp_0` each in its own variable.
+// The sin and cos factors of each stage get variables of their own
+// (`sin_value`, `cos_value`), which the default plan tapes with the state,
+// 10 values a step: the reverse sweep reads them instead of calling sin and
+// cos again, and recomputes the stage results from them. In `window`, `w3` is indexed by a
 // value known only at run time, so it stays an array, and so does the loop
 // that fills it; `o3` is split, so the helper given both is inlined. The
 // gradients must match central finite differences and have the same bits
@@ -67,26 +69,28 @@ double window(const double *x, const int *pick, int n) {
 }
 
 // EXPLAIN: kernel rk4
-// EXPLAIN: tmp_0_2 (line 39, double, {{.*}}): RECOMPUTE
-// EXPLAIN: y_0 (line 45, double, {{.*}}): store
-// EXPLAIN: k1_0 (line 23, double, {{.*}}): RECOMPUTE
+// EXPLAIN: tmp_0_2 (line 41, double, {{.*}}): RECOMPUTE
+// EXPLAIN: y_0 (line 47, double, {{.*}}): store
+// EXPLAIN: k1_0 (line 25, double, {{.*}}): RECOMPUTE
 // EXPLAIN-NEXT: recomputed: read to recompute 'tmp_0', and cheaper to evaluate again than to keep
 // EXPLAIN: kernel window
-// EXPLAIN: o3_0 (line 51, double, {{.*}}): RECOMPUTE
-// EXPLAIN: w3 (line 62, double, {{.*}}): RECOMPUTE
-// EXPLAIN: loop over j (line 61, 3 iterations)
+// EXPLAIN: o3_0 (line 53, double, {{.*}}): RECOMPUTE
+// EXPLAIN: w3 (line 64, double, {{.*}}): RECOMPUTE
+// EXPLAIN: loop over j (line 63, 3 iterations)
 // CGP-LABEL: double rk4_grad(
-// CGP: cgp_tape.push(k1_1);
-// CGP-NEXT: cgp_tape.push(k2_1);
-// CGP-NEXT: cgp_tape.push(k3_1);
+// CGP: for (int s = 0; s < steps; ++s) {
+// CGP-NEXT: cgp_tape.push(sin_value);
+// CGP-NEXT: cgp_tape.push(cos_value);
+// CGP: cgp_tape.push(cos_value_3);
 // CGP-NEXT: cgp_tape.push(y_0);
 // CGP-NEXT: cgp_tape.push(y_1);
-// CGP-NEXT: int s = static_cast<int>(static_cast<std::int64_t>(s_start) + s_step * 1);
 // CGP-NEXT: t = s * h;
 // CGP-NEXT: // inlined: ::rhs(p, t, y, k1)
 // CGP-NEXT: rhs_t = t;
 // CGP-NEXT: k1_0 = y_1;
-// CGP-NEXT: k1_1 = -*p * std::sin(y_0) - p[1] * y_1 + p[2] * std::cos(p[3] * rhs_t);
+// CGP-NEXT: sin_value = std::sin(y_0);
+// CGP-NEXT: cos_value = std::cos(p[3] * rhs_t);
+// CGP-NEXT: k1_1 = -*p * sin_value - p[1] * y_1 + p[2] * cos_value;
 // CGP-NEXT: tmp_0 = y_0 + 0.5 * h * k1_0;
 // CGP-NEXT: tmp_1 = y_1 + 0.5 * h * k1_1;
 // CGP: tmp_0_2 = y_0 + 0.5 * h * k2_0;

@@ -18,13 +18,12 @@
 #include <cmath>
 
 // (The {{...}} in the patterns keep them from matching these comments.)
-// CHECK: static inline void Vec3_operator_minus_primal(const double &a_x, const double &a_y,
-// CHECK-NEXT: const double &a_z, const double &b_x,
-// CHECK-NEXT: const double &b_y, const double &b_z, double &ret_x,
-// CHECK-NEXT: double &ret_y, double &ret_z) {
-// CHECK-NEXT: ret_x = a_x {{-}} b_x;
-// CHECK: static inline void sub_primal(
-// CHECK: ::Vec3_operator_minus_primal(a_x, a_y, a_z, b_x, b_y, b_z, tmp_x{{\[}}0], tmp_y[0], tmp_z[0]);
+// CHECK: static inline void Vec3_operator_minus_fwd(const double &a_x, const double &a_y, const double &a_z,
+// CHECK-NEXT: const double &b_x, const double &b_y, const double &b_z,
+// CHECK-NEXT: double &ret_x, double &ret_y, double &ret_z) {
+// CHECK: ret_x = a_x {{-}} b_x;
+// CHECK: static inline void sub_fwd(
+// CHECK: ::Vec3_operator_minus_fwd(a_x, a_y, a_z, b_x, b_y, b_z, tmp_x{{\[}}0], tmp_y[0], tmp_z[0]);
 // CHECK-NEXT: ret_x = tmp_x{{\[}}0];
 struct Vec3 {
   double x, y, z;

@@ -155,15 +155,24 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
     return shares;
   };
   PlanOptions options;
-  // The loop over t is nearly all of the primal and all of the tape: a
-  // fifth of its iterations; the loop inside it and the sum after it
-  // (which tapes nothing) get none.
+  // The loop over t is nearly all of the primal and all of the tape: with
+  // the default weights (time weighs three times memory) running part of
+  // it again costs more than the tape it frees is worth.
   std::vector<double> shares = shareOf(options);
   REQUIRE(shares.size() == 3);
+  CHECK(shares[0] == 0);
+  // Weights where memory counts more than time: a fifth of its iterations;
+  // the loop inside it and the sum after it (which tapes nothing) get none.
+  options.gamma = 0.5;
+  options.beta = 0.1;
+  shares = shareOf(options);
   CHECK(shares[0] >= 0.2);
   CHECK(shares[0] < 0.21);
   CHECK(shares[1] == 0);
   CHECK(shares[2] == 0);
+  // On the device the whole loop, whatever the weights: its allowance is
+  // the primal's time.
+  CHECK(shareOf(deviceOptions(PlanOptions{}))[0] == 1);
   // A budget, store-all or no allowance: no share.
   options.memoryBudget = 1 << 20;
   CHECK(shareOf(options)[0] == 0);

@@ -100,6 +100,9 @@ struct Var {
   /// A pointer parameter that reaches a known number of elements (a
   /// struct's member array, passed on): that number; 0 when unknown.
   int64_t extent = 0;
+  /// A math call's value given a variable so that the reverse sweep reads
+  /// it instead of calling again (transform/NameMathFactors.h).
+  bool namedFactor = false;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }

@@ -398,9 +398,19 @@ void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
 /// run time the loop tapes only its last iterations and runs the others
 /// again from snapshots (planLoopReversal), when that holds less than its
 /// whole tape.
+///
+/// On the host a loop takes its share only when the score says the trade
+/// pays: running a share r of its iterations again costs r of its time and
+/// frees r of its tape, so it pays when gamma * M > beta * T, M its tape
+/// over store-all's and T its time over the primal's (the weights of the
+/// values' score). A loop that is most of the primal and most of the tape
+/// is taped. On the device a thread's tape past its small local array goes
+/// to global memory, which costs more than recomputing: its loops always
+/// take their share.
 void shareReplays(FunctionPlan &plan,
                   const std::map<const StmtNode *, std::set<const StmtNode *>> &outermost,
-                  double left) {
+                  const PlanOptions &options) {
+  double left = options.replayAllowance * plan.primalCost;
   std::vector<LoopDecision *> order;
   for (LoopDecision &loop : plan.loops) {
     auto inside = outermost.find(loop.loop);
@@ -409,7 +419,11 @@ void shareReplays(FunctionPlan &plan,
     for (const ValueDecision &v : plan.values)
       if (!v.recompute && inside->second.count(v.definition))
         loop.tapeBytes += v.bytes;
-    if (loop.tapeBytes > 0 && loop.cost > 0)
+    if (loop.tapeBytes <= 0 || loop.cost <= 0)
+      continue;
+    loop.tapeShare = plan.storeAllBytes > 0 ? loop.tapeBytes / plan.storeAllBytes : 0;
+    loop.timeShare = plan.primalCost > 0 ? loop.cost / plan.primalCost : 0;
+    if (options.device || options.gamma * loop.tapeShare > options.beta * loop.timeShare)
       order.push_back(&loop);
   }
   std::stable_sort(order.begin(), order.end(), [](const LoopDecision *a, const LoopDecision *b) {
@@ -577,6 +591,9 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
         }
         if (v.reason.empty() && touchesBlockShared(def))
           v.reason = "it reads or is __shared__ memory, which other threads write";
+        // On the device recomputing costs less than a tape (deviceOptions).
+        if (v.reason.empty() && v.var->namedFactor && !options.device)
+          v.reason = "a math call's value, named so that the reverse sweep need not call again";
         v.candidate = v.reason.empty();
         v.computedAt = def.get();
         if (v.candidate) {
@@ -655,7 +672,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
       v.reason = "stored: " + v.reason;
   addOperandValues(plan, sites, freq, summaries, options, allowance);
   if (f.isKernel && options.memoryBudget < 0)
-    shareReplays(plan, outermost, options.replayAllowance * plan.primalCost);
+    shareReplays(plan, outermost, options);
   return plan;
 }
 

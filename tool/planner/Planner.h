@@ -137,6 +137,9 @@ struct LoopDecision {
   /// loops inside loops, helpers' loops, loops that cannot keep snapshots
   /// and store-all.
   double replayShare = 0;
+  /// Of an outermost loop that tapes, its shares of store-all's tape and of
+  /// the primal's time, which decide whether it may take a replay share.
+  double tapeShare = 0, timeShare = 0;
   /// Its reversal is planned at run time, at each of its runs: snapshots
   /// or its tape (CheckpointedLoops.cpp, OnlineCheckpoints.cpp).
   bool runTimePlan = false;

@@ -140,6 +140,8 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"strategy", l.strategy},
                        {"reason", l.reason},
                        {"replay_share", l.replayShare},
+                       {"tape_share", l.tapeShare},
+                       {"time_share", l.timeShare},
                        {"run_time_plan", l.runTimePlan}});
     nlohmann::json shared = nlohmann::json::array();
     for (const SharedAdjoint &a : p.sharedAdjoints)

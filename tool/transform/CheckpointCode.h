@@ -29,7 +29,7 @@ std::string loopObjectPrefix(const StmtRef &loop);
 /// The names of a loop's state variables, for comments and the plan: "h, c".
 std::string stateNames(const std::vector<Var *> &state);
 
-/// A replay share as comments and the plan spell it: 0.2 -> "20.0%".
+/// A share as comments and the plan spell it: 0.2 -> "20.0%".
 std::string shareText(double share);
 
 /// True if `e` calls anything or pops the tape (a replay would repeat it).

@@ -4,6 +4,7 @@
 #include "transform/CountedLoops.h"
 #include "transform/HoistCalls.h"
 #include "transform/HoistDecls.h"
+#include "transform/NameMathFactors.h"
 #include "transform/NormalizeControl.h"
 #include "transform/ProfileHooks.h"
 #include "transform/ScalarReplacement.h"
@@ -48,6 +49,7 @@ void prepareFunction(Function &f, Module &module) {
   if (instrument)
     addLoopHooks(f, module);
   hoistCalls(f, module);
+  nameMathFactors(f, module);
   markCountedLoops(f);
   f.locals = hoistDecls(f);
   f.prepared = true;

@@ -662,10 +662,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       return sweepOnlineLoop(s, inner, step, state, sweepCountedLoop(s, inner), plansInside,
                              outerSite);
     }
-    double replayShare = 0;
+    const LoopDecision *decision = nullptr;
     for (const LoopDecision &l : plan.loops)
       if (l.loop == s.get())
-        replayShare = l.replayShare;
+        decision = &l;
+    double replayShare = decision ? decision->replayShare : 0;
     if (checkpointable && options_.memoryBudget < 0 && replayShare > 0 && loopDepth() == 0 &&
         !plansInside) {
       // Without --memory-budget, an outermost loop may spend the plan's
@@ -681,9 +682,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                 "and that tape is over " + std::to_string(kDeviceLocalTapeBytes) +
                 " bytes; state: " + stateNames(state)
               : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
-                "pays for running " + share + " of its iterations again; chosen at run time, "
-                "for the trip count met, when that holds less than its whole tape (under "
-                "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
+                "pays for running " + share + " of its iterations again, since it holds " +
+                    shareText(decision->tapeShare) + " of the tape and takes only " +
+                    shareText(decision->timeShare) + " of the time; chosen at run time, for "
+                    "the trip count met, when that holds less than its whole tape (under "
+                    "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
       innerPlans_ = true;
       replaying_.insert(s.get());
       return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
@@ -691,9 +694,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
     if (checkpointable && options_.memoryBudget < 0) {
       // Without --memory-budget the loop is taped; the code that could
       // checkpoint it costs compilers (GCC) speed in the loops around it.
-      loopChoices_[s.get()] = {"tape every iteration",
-                               "no --memory-budget; with one, snapshots of its state (" +
-                                   stateNames(state) + ") could replace the tape at run time"};
+      std::string why = "no --memory-budget; with one, snapshots of its state (" +
+                        stateNames(state) + ") could replace the tape at run time";
+      if (decision && decision->tapeShare > 0 && replayShare == 0 && !options_.storeAll)
+        why += "; without, running its first iterations again would cost more time than the "
+               "tape they free is worth (it holds " + shareText(decision->tapeShare) +
+               " of the tape and takes " + shareText(decision->timeShare) +
+               " of the time: gamma x tape share <= beta x time share)";
+      loopChoices_[s.get()] = {"tape every iteration", why};
       return sweepCountedLoop(s, std::move(inner));
     }
     if (checkpointable) {

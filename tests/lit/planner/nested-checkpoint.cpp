@@ -1,22 +1,24 @@
 // Nested loops plan each level whose runs differ, three levels deep at the
 // most. Under --memory-budget the loops over a, b and c (each with a trip
 // count read from len[] by the index of the loop around it) may each keep
-// snapshots instead of their tapes, chosen at run time: b at each run of
-// a's body and c at each run of b's, against the bytes in use then, and
-// only when the plan of the loop around left room to the loops inside it
+// snapshots instead of their tapes, chosen at run time: b at each run of a's
+// body and c at each run of b's, against the bytes in use then, and only when
+// the plan of the loop around left room to the loops inside it
 // (a_site.leavesRoom, b_site.leavesRoom: under a budget, a and b keep
 // snapshots and reverse one iteration at a time, or tape first after a run
-// that fitted in half the room; else b and c tape, measuring nothing). a and b run no probe: what one of their
-// iterations tapes depends on the runs of the loops inside them; c probes.
-// Each run of b and c puts its schedule aside (suspend) at the end of its
-// forward phase and takes it back (resume) in the reverse sweep, last run
-// first. b's state holds u, declared in a's body: written by b, read after
-// it. a and b tell the runtime that loops inside them plan too (the last
+// that fitted in half the room; else b and c tape, measuring nothing). a and b
+// run no probe: what one of their iterations tapes depends on the runs of the
+// loops inside them; c probes. Each run of b and c puts its schedule aside
+// (suspend) at the end of its forward phase and takes it back (resume) in the
+// reverse sweep, last run first. b's state holds u, declared in a's body:
+// written by b, read after it, and sin_value (sin(u), a factor given a
+// variable of its own), whose value from before the loop its first iteration
+// tapes. a and b tell the runtime that loops inside them plan too (the last
 // argument, true). The loop over d, a fourth level, is taped: every planned
-// level copies the code inside it three or four times. The loop over e runs
-// A times at every iteration of c, and the loop over k, after b, 4 times:
-// neither plans (c's probe measures e, a plans for k), and b's plan counts
-// k's tape in what follows b.
+// level copies the code inside it three or four times. The loop over e runs A
+// times at every iteration of c, and the loop over k, after b, 4 times:
+// neither plans (c's probe measures e, a plans for k), and b's plan counts k's
+// tape in what follows b.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --memory-budget=4KiB --explain %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
@@ -44,17 +46,17 @@ double nest(const double *w, const int *len, int A) {
   }
   return s;
 }
-// EXPLAIN: loop over a (line 30, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN: loop over a (line 32, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s
-// EXPLAIN-NEXT: loop over b (line 32, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s, u
-// EXPLAIN-NEXT: loop over c (line 33, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u
-// EXPLAIN-NEXT: loop over d (line 34, {{.*}}): tape every iteration
+// EXPLAIN-NEXT: loop over b (line 34, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s, u, sin_value
+// EXPLAIN-NEXT: loop over c (line 35, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u, sin_value
+// EXPLAIN-NEXT: loop over d (line 36, {{.*}}): tape every iteration
 // EXPLAIN-NEXT: 3 loops around it plan their reversal already
-// EXPLAIN-NEXT: loop over e (line 36, {{.*}}): tape every iteration
+// EXPLAIN-NEXT: loop over e (line 38, {{.*}}): tape every iteration
 // EXPLAIN-NEXT: its trip count is the same at every iteration of the loop around it: the loops around it plan for all of it
-// EXPLAIN-NEXT: loop over k (line 41, 4 iterations): tape every iteration
+// EXPLAIN-NEXT: loop over k (line 43, 4 iterations): tape every iteration
 // EXPLAIN-NEXT: its trip count is a constant: the loop around it plans for all of it
 
 // CHECK-LABEL: double nest_grad(
@@ -69,22 +71,23 @@ double nest(const double *w, const int *len, int A) {
 // CHECK-NEXT: const int a_snapshots =
 // a and b may tape their first iterations (IterationTapes): from a run
 // whose whole tape, measured, held less than half the room, the runtime
-// tapes them as they come. a keeps u where those end (a Keep action).
+// tapes them as they come. a keeps u and sin_value (sin(u), a factor with
+// a variable of its own) where those end (a Keep action).
 // CHECK-NEXT: cgp::rt::planLoopReversal(a_site, a_steps, a_iteration_bytes, 8, 0.0, 4096, true, 0.0,
-// CHECK-NEXT: cgp::rt::IterationTapes::UnevenlyKeepingLocals, 8.0);
+// CHECK-NEXT: cgp::rt::IterationTapes::UnevenlyKeepingLocals, 16.0);
 // CHECK-NOT: b_checkpoints.beginProbe
 // CHECK: const int b_snapshots =
 // CHECK-NEXT: a_site.leavesRoom
 // What follows b in a's body: the loop over k tapes 4 old values of u.
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 16, 32.0, 4096,
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(b_site, b_steps, b_iteration_bytes, 24, 32.0, 4096,
 // CHECK-NEXT: true, 0.0, cgp::rt::IterationTapes::Unevenly)
 // CHECK: if (b_site.leavesRoom && cgp::rt::memoryBudget(4096) >= 0 && c_steps > 1) {
-// CHECK-NEXT: c_checkpoints.beginProbe(8);
+// CHECK-NEXT: c_checkpoints.beginProbe(16);
 // CHECK: const int c_snapshots =
 // A probe measures one iteration of c: the others may tape more or less, so
 // the runtime may tape the first ones while they fit (the last argument).
 // CHECK-NEXT: b_site.leavesRoom
-// CHECK-NEXT: ? cgp::rt::planLoopReversal(c_site, c_steps, c_iteration_bytes, 8, 0.0,
+// CHECK-NEXT: ? cgp::rt::planLoopReversal(c_site, c_steps, c_iteration_bytes, 16, 0.0,
 // CHECK-NEXT: 4096, false, 0.0,
 // CHECK-NEXT: cgp::rt::IterationTapes::Unevenly)
 // CHECK: c_checkpoints.hold();

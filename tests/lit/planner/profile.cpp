@@ -17,7 +17,7 @@
 // CODE: {{^ *}}cgp_profile_walk.callBegin();
 // CODE: {{^ *}}cgp_profile_walk.loopEnter(1);
 // CODE-NEXT: {{^ *}}// loop over i
-// CODE: {{^ *}}for (std::int64_t i_step = i_action.step; i_step < i_action.to; ++i_step) {
+// CODE: {{^ *}}for (int i = 0; i < n; ++i) {
 // CODE: {{^ *}}cgp_profile_walk.iterate(1);
 // CODE: {{^ *}}cgp_profile_walk.branch(0, true);
 // CODE: {{^ *}}cgp_profile_walk.branch(0, false);

@@ -51,9 +51,10 @@ double gates(const double *W, const double *xs, int T) {
 // EXPLAIN: tape: {{.*}} storing every value, {{.*}} with this plan ({{.*}}x less)
 // EXPLAIN: g (line 28, double, {{.*}}): RECOMPUTE  G={{[0-9.]+}} T={{[0-9.]+}} M={{[0-9.]+}} score={{[-0-9.]+}}
 // EXPLAIN-NEXT: recomputed: cheaper to evaluate again than to keep
-// The loop over t holds the tape and nearly all of the primal's time: it
-// gets the replay allowance.
-// EXPLAIN: loop over t (line 23, trip count known at run time; 100 assumed): tape the last iterations, run the first 20.{{[0-9]}}% again from snapshots (the replay allowance)
+// The loop over t holds the tape and nearly all of the primal's time:
+// running part of it again would cost more time than its tape is worth.
+// EXPLAIN: loop over t (line 23, trip count known at run time; 100 assumed): tape every iteration
+// EXPLAIN-NEXT: no --memory-budget; with one, snapshots of its state (h, loss) could replace the tape at run time; without, running its first iterations again would cost more time than the tape they free is worth (it holds 66.7% of the tape and takes 100.0% of the time: gamma x tape share <= beta x time share)
 // EXPLAIN: loop over i (line 24, 64 iterations): tape every iteration
 // JSON: "decision": "recompute",
 // JSON: "name": "g",
