@@ -450,10 +450,13 @@ std::set<const Var *, VarLess> splittable(const StmtRef &body,
 /// block.
 void renameValues(const StmtRef &body, const std::vector<Var *> &scalars, Module &module) {
   for (Var *v : scalars) {
-    // The statements that use it, and the block that holds them all.
+    // The statements that use it, and the block that holds them all: a
+    // declaration whose initializer reads it is one (`double t = 1.0 - x_0;`,
+    // from an inlined helper's local).
     std::set<const StmtNode *> users;
     forEachStmt(body, [&](const StmtRef &s) {
-      if (s->kind != StmtKind::Decl && (mentions(s->lhs, v) || mentions(s->value, v)))
+      if (s->kind == StmtKind::Decl ? s->var != v && mentions(s->value, v)
+                                    : mentions(s->lhs, v) || mentions(s->value, v))
         users.insert(s.get());
     });
     StmtNode *home = nullptr;
@@ -470,6 +473,10 @@ void renameValues(const StmtRef &body, const std::vector<Var *> &scalars, Module
     for (const StmtRef &s : home->stmts) {
       if (!users.count(s.get()))
         continue;
+      if (s->kind == StmtKind::Decl) { // reads it
+        ok &= assigned;
+        continue;
+      }
       bool plain = s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::VarRef &&
                    s->lhs->var == v && s->assignOp == AssignOp::Set;
       bool writes = s->kind == StmtKind::Assign && s->lhs->var == v;
@@ -490,6 +497,10 @@ void renameValues(const StmtRef &body, const std::vector<Var *> &scalars, Module
         return x->kind == ExprKind::VarRef && x->var == v ? varRef(current) : nullptr;
       };
       copy->value = rewriteExpr(s->value, toCurrent);
+      if (s->kind == StmtKind::Decl) {
+        s = copy;
+        continue;
+      }
       if (s->lhs->var == v) {
         if (++version == 1) {
           current = v;
