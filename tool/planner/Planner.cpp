@@ -423,7 +423,9 @@ void shareReplays(FunctionPlan &plan,
       continue;
     loop.tapeShare = plan.storeAllBytes > 0 ? loop.tapeBytes / plan.storeAllBytes : 0;
     loop.timeShare = plan.primalCost > 0 ? loop.cost / plan.primalCost : 0;
-    if (options.device || options.gamma * loop.tapeShare > options.beta * loop.timeShare)
+    loop.replayPays =
+        options.device || options.gamma * loop.tapeShare > options.beta * loop.timeShare;
+    if (loop.replayPays)
       order.push_back(&loop);
   }
   std::stable_sort(order.begin(), order.end(), [](const LoopDecision *a, const LoopDecision *b) {

@@ -138,8 +138,10 @@ struct LoopDecision {
   /// and store-all.
   double replayShare = 0;
   /// Of an outermost loop that tapes, its shares of store-all's tape and of
-  /// the primal's time, which decide whether it may take a replay share.
+  /// the primal's time, and whether by those a replay share would pay
+  /// (shareReplays).
   double tapeShare = 0, timeShare = 0;
+  bool replayPays = false;
   /// Its reversal is planned at run time, at each of its runs: snapshots
   /// or its tape (CheckpointedLoops.cpp, OnlineCheckpoints.cpp).
   bool runTimePlan = false;
