@@ -301,14 +301,6 @@ void findAll(const ExprRef &e, Match &&match, const ExprNode *skip, Path &path,
   }
 }
 
-/// True at a node that evaluates its operands in order, the later ones only
-/// sometimes: `&&`, `||`, `?:`.
-bool ordersOperands(const ExprNode &e) {
-  return e.kind == ExprKind::Select ||
-         (e.kind == ExprKind::Binary &&
-          (e.binaryOp == BinaryOp::LAnd || e.binaryOp == BinaryOp::LOr));
-}
-
 enum class Order { Before, After, Unsequenced };
 
 /// When a read at `read` runs with respect to the call at `call` (paths

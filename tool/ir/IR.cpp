@@ -449,6 +449,12 @@ bool isPure(const ExprRef &e) {
   return pure;
 }
 
+bool ordersOperands(const ExprNode &e) {
+  return e.kind == ExprKind::Select ||
+         (e.kind == ExprKind::Binary &&
+          (e.binaryOp == BinaryOp::LAnd || e.binaryOp == BinaryOp::LOr));
+}
+
 bool sameExpr(const ExprRef &a, const ExprRef &b) {
   if (a == b)
     return true;

@@ -569,6 +569,10 @@ bool sameExpr(const ExprRef &a, const ExprRef &b);
 /// runtime constant such as `threadIdx.x` is not one) and no tape pop.
 bool isPure(const ExprRef &e);
 
+/// True at a node that evaluates its operands in order, the later ones only
+/// sometimes: `&&`, `||`, `?:`. Only its first operand always runs.
+bool ordersOperands(const ExprNode &e);
+
 /// A readable dump of the IR, for tests and debugging.
 std::string printExpr(const ExprRef &e);
 std::string printStmt(const StmtRef &s, unsigned indent = 0);

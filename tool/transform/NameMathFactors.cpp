@@ -41,10 +41,7 @@ public:
   ExprRef rewrite(const ExprRef &e, std::vector<StmtRef> &pre) {
     if (!e || e->operands.empty())
       return e;
-    if (e->kind == ExprKind::Select) // only the condition always runs
-      return withOperand(e, 0, rewrite(e->operands[0], pre));
-    if (e->kind == ExprKind::Binary &&
-        (e->binaryOp == BinaryOp::LAnd || e->binaryOp == BinaryOp::LOr))
+    if (ordersOperands(*e)) // only the first operand always runs
       return withOperand(e, 0, rewrite(e->operands[0], pre));
     ExprRef out = e;
     for (size_t i = 0; i < e->operands.size(); ++i) {

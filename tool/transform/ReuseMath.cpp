@@ -45,13 +45,8 @@ void collectCandidates(const ExprRef &e, std::vector<ExprRef> &out) {
     return;
   if (e->kind == ExprKind::Math && isCostly(e->mathFn))
     out.push_back(e);
-  if (e->kind == ExprKind::Select) {
-    collectCandidates(e->operands[0], out); // only the condition always runs
-    return;
-  }
-  if (e->kind == ExprKind::Binary &&
-      (e->binaryOp == BinaryOp::LAnd || e->binaryOp == BinaryOp::LOr)) {
-    collectCandidates(e->operands[0], out);
+  if (ordersOperands(*e)) {
+    collectCandidates(e->operands[0], out); // only the first operand always runs
     return;
   }
   for (const ExprRef &op : e->operands)

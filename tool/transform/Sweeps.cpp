@@ -696,7 +696,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       // checkpoint it costs compilers (GCC) speed in the loops around it.
       std::string why = "no --memory-budget; with one, snapshots of its state (" +
                         stateNames(state) + ") could replace the tape at run time";
-      if (decision && decision->tapeShare > 0 && !decision->replayPays && !options_.storeAll)
+      if (decision && decision->tapeShare > 0 && !decision->replayPays)
         why += "; without, running its first iterations again would cost more time than the "
                "tape they free is worth (it holds " + shareText(decision->tapeShare) +
                " of the tape and takes " + shareText(decision->timeShare) +
