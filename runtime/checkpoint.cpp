@@ -174,8 +174,9 @@ bool tapingFirstPays(double room, double iterationBytes, std::size_t stateBytes,
   return restRuns <= entryRuns + entryRuns / 8 + 1;
 }
 
-/// A loop whose whole tape is this small is taped, with no budget: it fits
-/// in a core's cache.
+/// A loop whose whole tape in a call (over all its runs, for a loop inside
+/// others) is this small is taped, with no budget: it fits in a core's
+/// cache.
 constexpr double kSmallTape = 64 * 1024;
 
 /// `bytes`, rounded, and the word: "96 bytes".
@@ -203,7 +204,7 @@ void reportBelowMinimum(std::int64_t budget, const char *snapshots, std::size_t 
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
                      bool nestedPlans, double laterLoopsBytes, IterationTapes tapes,
-                     double keptBytes, double replayShare) {
+                     double keptBytes, double replayShare, double runsPerCall) {
   if (probing)
     return 0;
   std::int64_t budget = memoryBudget(compiledBudget);
@@ -252,7 +253,10 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                                   keptBytes);
     }
   } else if (budget < 0 && replayShare > 0 && steps > 1 && !nestedPlans) {
-    snapshots = planWithinReplays(replayShare, iterationBytes, stateBytes, steps, segment, kSmallTape);
+    // Small is what the loop tapes in a call: a loop inside others runs
+    // about `runsPerCall` times, each run's tape kept until its reverse.
+    snapshots = planWithinReplays(replayShare, iterationBytes, stateBytes, steps, segment,
+                                  kSmallTape / (runsPerCall > 1 ? runsPerCall : 1));
   }
   bool changed = site.steps != steps || site.snapshots != snapshots || site.budget != budget ||
                  site.segment != segment || site.tapeFirst != tapeFirst ||

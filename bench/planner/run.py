@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run.py [--prefix P] [--runs N] [--processes K] [--write-docs]: the planner benchmark.
 
-Builds bench/planner/{lstm,rk4}.cpp with the installed cgp-ad (prefix P,
+Builds bench/planner/{lstm,rk4,tracks}.cpp with the installed cgp-ad (prefix P,
 default build/bench-prefix, installed from build/ if missing) under
 --strategy=store-all and under the default plan, runs store-all, the default
 plan, and the default plan with CGP_MEMORY_BUDGET set to one half and to
@@ -49,7 +49,7 @@ def main():
     cxx = os.environ.get("CXX", "c++")
     flags = ["-std=c++17", "-O2", "-I", os.path.join(prefix, "include"), "-I", here]
     rows = []
-    for kernel in ("lstm", "rk4"):
+    for kernel in ("lstm", "rk4", "tracks"):
         binaries = {}
         for strategy in ("store-all", "cgp", "budget"):
             gen = os.path.join(out, f"{kernel}-{strategy}")
@@ -101,7 +101,10 @@ def main():
             + machine.describe(cxx) + " "
             f"Command: `python3 bench/planner/run.py --write-docs` (medians of {args.runs} runs in each of {args.processes} processes per plan, interleaved).\n\n"
             "LSTM: hidden 128, input 32, 1000 steps (`bench/planner/lstm.cpp`). RK4: a forced "
-            "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). The budget runs set "
+            "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). Tracks: 8 damped "
+            "oscillators of 2000 steps, each after a drive of eight cosines a step that has no "
+            "derivative (`bench/planner/tracks.cpp`; the default plan runs the oscillator's "
+            "iterations again at each run, inside the taped loop over tracks). The budget runs set "
             "`CGP_MEMORY_BUDGET` to one half and to one eighth of store-all's peak tape. Each program times its "
             "own primal too; *time vs store-all* divides gradient/primal ratios, so that it "
             "compares times taken under the same load.\n\n" + table + "\n")

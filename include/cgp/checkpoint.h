@@ -137,13 +137,15 @@ struct LoopSite {
 /// part of the replay allowance, PlanOptions::replayAllowance): the plan
 /// tapes the last iterations and keeps snapshots for the first ones,
 /// running at most that share again, with the least memory. 0 (the
-/// default), no gain in memory or a whole tape of at most 64 KiB: tape
-/// every iteration.
+/// default), no gain in memory or a whole tape of at most 64 KiB in a call:
+/// tape every iteration. `runsPerCall`: for a loop inside others, about how
+/// often it runs in a call (the tool's estimate), each run's tape or
+/// snapshots kept until the reverse sweep reverses it.
 int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      std::size_t stateBytes, double afterBytes, std::int64_t compiledBudget,
                      bool nestedPlans = false, double laterLoopsBytes = 0,
                      IterationTapes tapes = IterationTapes::Alike, double keptBytes = 0,
-                     double replayShare = 0);
+                     double replayShare = 0, double runsPerCall = 1);
 
 /// How to reverse a loop whose trip count is unknown at its entry: 0 to
 /// tape every iteration (no budget in force), else the most snapshot slots

@@ -16,9 +16,9 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad --explain --plan-json=%t/plan.json %s -o %t -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
-// EXPLAIN: loop over t (line {{[0-9]+}}, trip count known at run time; 100 assumed): tape every iteration
+// EXPLAIN: loop over t (line {{[0-9]+}}, trip count known at run time; 100 assumed): run once, forward only
 // EXPLAIN: loop over t (line {{[0-9]+}}, trip count known at run time; 100 assumed): tape the last iterations, run the first 93.8% again from snapshots (the replay allowance)
-// EXPLAIN-NEXT: no --memory-budget: the plan's replay allowance (a fifth of the primal's time) pays for running 93.8% of its iterations again, since it holds 100.0% of the tape and takes only 21.3% of the time
+// EXPLAIN-NEXT: no --memory-budget: the plan's replay allowance (a fifth of the primal's time) pays for running 93.8% of its iterations again, since it holds 100.0% of the tape (running it again frees 83.7%, its snapshots held instead) and takes only 21.3% of the time
 // RUN: FileCheck %s --check-prefix=JSON < %t/plan.json
 // JSON: "replay_share": 0.938
 // JSON: "replay_allowance": 0.2,

@@ -123,7 +123,7 @@ TEST_CASE("cheap values are recomputed, accumulators and elements stored", "[pla
     CHECK_FALSE(v.recompute);
 }
 
-TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planner]") {
+TEST_CASE("the replay allowance goes to a loop whose tape outweighs its time", "[planner]") {
   auto l = cgp_test::lowerSnippet(R"(
     #include <cgp/cgp.h>
     CGP_GRAD(W) double k(const double *W, int T) {
@@ -146,8 +146,16 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
   });
   Summaries sums;
   TbrResult storeAll = analyzeToBeRecorded(k, reads, {}, sums);
+  // Both loops can keep snapshots of h (16 doubles): the one over t frees
+  // most of its tape so, the one over i (16 iterations of 8 bytes) none.
+  std::map<const StmtNode *, double> snapshots;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::For && s->counted.index && s->counted.index->origin != Var::Temp &&
+        (s->counted.index->name == "t" || s->counted.index->name == "i"))
+      snapshots[s.get()] = 128;
+  });
   auto shareOf = [&](const PlanOptions &options) {
-    FunctionPlan plan = planValues(k, reads, storeAll, options, sums);
+    FunctionPlan plan = planValues(k, reads, storeAll, options, sums, snapshots);
     std::vector<double> shares;
     for (const LoopDecision &loop : plan.loops)
       if (loop.label != "zero fill")
@@ -161,8 +169,10 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
   std::vector<double> shares = shareOf(options);
   REQUIRE(shares.size() == 3);
   CHECK(shares[0] == 0);
-  // Weights where memory counts more than time: a fifth of its iterations;
-  // the loop inside it and the sum after it (which tapes nothing) get none.
+  // Weights where memory counts more than time: a fifth of its iterations
+  // (an outermost loop's schedule, paid once a call, is not counted); the
+  // loop inside it (whose snapshots would hold as much as its tape) and
+  // the sum after it (which tapes nothing) get none.
   options.gamma = 0.5;
   options.beta = 0.1;
   shares = shareOf(options);
@@ -185,6 +195,71 @@ TEST_CASE("the replay allowance goes to the outermost loop that tapes", "[planne
   // A loop a tenth of the primal would run every iteration again.
   options.replayAllowance = 10;
   CHECK(shareOf(options)[0] == 1);
+}
+
+TEST_CASE("a cheap loop inside a costly one takes the replay allowance", "[planner]") {
+  auto l = cgp_test::lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <cmath>
+    CGP_GRAD(w) double k(const double *w, const double *data, int n, int m) {
+      double loss = 0;
+      for (int i = 0; i < n; ++i) {
+        double drive = 0;
+        for (int j = 0; j < m; ++j)
+          for (int h = 0; h < 8; ++h)
+            drive += std::cos(data[j] * h) / (1.0 + j);
+        double x = w[0];
+        for (int t = 0; t < m; ++t)
+          x = x * x * w[1] + drive;
+        loss += x;
+      }
+      return loss;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = prepared(*l);
+  std::map<const StmtNode *, VarSet> reads;
+  const StmtNode *outer = nullptr, *recurrence = nullptr;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->var->name == "x" &&
+        s->value->kind == ExprKind::Binary)
+      reads[s.get()] = {s->lhs->var};
+    if (s->kind == StmtKind::For && s->counted.index && s->counted.index->name == "i")
+      outer = s.get();
+    if (s->kind == StmtKind::For && s->counted.index && s->counted.index->name == "t")
+      recurrence = s.get();
+  });
+  REQUIRE(outer);
+  REQUIRE(recurrence);
+  Summaries sums;
+  TbrResult storeAll = analyzeToBeRecorded(k, reads, {}, sums);
+  auto decisionsWith = [&](std::map<const StmtNode *, double> snapshots) {
+    FunctionPlan plan = planValues(k, reads, storeAll, PlanOptions{}, sums, snapshots);
+    std::map<const StmtNode *, LoopDecision> out;
+    for (const LoopDecision &loop : plan.loops)
+      out[loop.loop] = loop;
+    return out;
+  };
+  // The outer loop holds all of the tape and all of the time: taped. The
+  // recurrence inside it holds all of the tape too, but the drive (no
+  // derivative, no tape) is most of the time: it runs all of its
+  // iterations again, at each run, from snapshots of x.
+  auto loops = decisionsWith({{outer, 8}, {recurrence, 8}});
+  CHECK(loops[outer].replayShare == 0);
+  CHECK_FALSE(loops[outer].replayPays);
+  CHECK(loops[recurrence].replayPays);
+  CHECK(loops[recurrence].replayShare == 1);
+  // A run of 100 iterations (assumed) tapes 800 bytes; with segments of
+  // sqrt(100 x 8 / 8) = 10 iterations it holds 2 sqrt(100 x 8 x 8) = 160.
+  CHECK(loops[recurrence].tapeShare == Approx(1));
+  CHECK(loops[recurrence].freedShare == Approx(0.8));
+  CHECK(loops[recurrence].timeShare < 0.2);
+  // With a state as large as its whole tape, replaying frees nothing.
+  loops = decisionsWith({{outer, 8}, {recurrence, 800}});
+  CHECK(loops[recurrence].freedShare == 0);
+  CHECK(loops[recurrence].replayShare == 0);
+  // A loop that cannot keep snapshots gets no share.
+  loops = decisionsWith({{outer, 8}});
+  CHECK(loops[recurrence].replayShare == 0);
 }
 
 TEST_CASE("arrays filled by a loop from values at hand are filled again", "[planner]") {

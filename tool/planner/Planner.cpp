@@ -391,52 +391,101 @@ void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
   }
 }
 
+/// Operation units one run of a loop that keeps snapshots spends on its
+/// schedule, besides its iterations: the run-time plan, the start, hold,
+/// suspend, resume and finish of its checkpoints, a few schedule actions
+/// (about 0.5 microseconds, measured on the benchmark machine). A loop
+/// inside others pays it at each of their iterations. An outermost loop
+/// pays it once a call, when its tape is over 64 KiB (else the run-time
+/// plan tapes it, cgp/checkpoint.h): thousands of iterations, beside which
+/// it is nothing, so it is not counted (the estimates, with 100 iterations
+/// for an unknown trip count, would make it weigh).
+constexpr double kScheduleRunCost = 600;
+
 /// The replay allowance (`left`, operation units) goes to the kernel's
-/// outermost loops, the one whose stored values take the most tape first.
-/// Each gets the share of its iterations that `left` pays for running
-/// again, at most all of them, and what it takes is gone for the next. At
-/// run time the loop tapes only its last iterations and runs the others
-/// again from snapshots (planLoopReversal), when that holds less than its
-/// whole tape.
+/// loops, the one whose stored values take the most tape first. Each gets
+/// the share of its iterations that `left` pays for running again, at most
+/// all of them, and what it takes is gone for the next. At run time the
+/// loop tapes only its last iterations and runs the others again from
+/// snapshots (planLoopReversal), when that holds less than its whole tape:
+/// a loop inside others does so at each of its runs, and the snapshots of
+/// a run stay until the reverse sweep reverses that run.
 ///
 /// On the host a loop takes its share only when the score says the trade
-/// pays: running a share r of its iterations again costs r of its time and
-/// frees r of its tape, so it pays when gamma * M > beta * T, M its tape
-/// over store-all's and T its time over the primal's (the weights of the
-/// values' score). A loop that is most of the primal and most of the tape
-/// is taped. On the device a thread's tape past its small local array goes
-/// to global memory, which costs more than recomputing: its loops always
-/// take their share.
+/// pays: running its iterations again costs their time, plus, inside other
+/// loops, its schedule's cost at each run (kScheduleRunCost), and frees their tape
+/// less the snapshots of its state, so it pays when gamma * M > beta * T,
+/// M the bytes freed over store-all's and T that time over the primal's
+/// (the weights of the values' score), both for the whole loop (a share of
+/// 1). A run of N iterations of B bytes each with snapshots of S bytes
+/// holds least with segments of about sqrt(N S / B) iterations, a snapshot
+/// each: about 2 sqrt(N S B) bytes where its tape takes N B. A loop that is
+/// most of the primal and most of the tape is taped; a cheap loop inside it
+/// whose iterations tape much more than its state may take a share. A loop
+/// inside one that takes a share, or around one, gets none (the outer one,
+/// holding more tape, is weighed first). On the device a thread's tape
+/// past its small local array goes to global memory, which costs more than
+/// recomputing: its outermost loops always take their share (the device
+/// keeps snapshots at that level only).
 void shareReplays(FunctionPlan &plan,
-                  const std::map<const StmtNode *, std::set<const StmtNode *>> &outermost,
+                  const std::map<const StmtNode *, std::set<const StmtNode *>> &inLoop,
+                  const std::map<const StmtNode *, double> &snapshotBytes,
                   const PlanOptions &options) {
   double left = options.replayAllowance * plan.primalCost;
   std::vector<LoopDecision *> order;
   for (LoopDecision &loop : plan.loops) {
-    auto inside = outermost.find(loop.loop);
-    if (inside == outermost.end())
+    auto snapshot = snapshotBytes.find(loop.loop);
+    if (snapshot == snapshotBytes.end())
+      continue;
+    const std::set<const StmtNode *> &inside = inLoop.at(loop.loop);
+    bool nested = false;
+    for (const auto &[other, stmts] : inLoop)
+      nested |= other != loop.loop && stmts.count(loop.loop);
+    if (nested && options.device)
       continue;
     for (const ValueDecision &v : plan.values)
-      if (!v.recompute && inside->second.count(v.definition))
+      if (!v.recompute && inside.count(v.definition))
         loop.tapeBytes += v.bytes;
     if (loop.tapeBytes <= 0 || loop.cost <= 0)
       continue;
     loop.tapeShare = plan.storeAllBytes > 0 ? loop.tapeBytes / plan.storeAllBytes : 0;
-    loop.timeShare = plan.primalCost > 0 ? loop.cost / plan.primalCost : 0;
+    loop.scheduleCost = nested ? kScheduleRunCost * loop.runs : 0;
+    loop.timeShare = plan.primalCost > 0 ? (loop.cost + loop.scheduleCost) / plan.primalCost : 0;
+    // What a run holds with every iteration but the last segment run
+    // again, over its whole tape.
+    const double trips = std::max(loop.estimatedTrips, 1.0);
+    const double iteration = loop.tapeBytes / std::max(loop.runs, 1.0) / trips;
+    const double state = snapshot->second;
+    const double held = trips * state >= iteration
+                            ? 2 * std::sqrt(trips * state * iteration)
+                            : iteration + (trips - 1) * state;
+    loop.freedShare = loop.tapeShare * std::max(0.0, 1 - held / (trips * iteration));
     loop.replayPays =
-        options.device || options.gamma * loop.tapeShare > options.beta * loop.timeShare;
+        options.device || options.gamma * loop.freedShare > options.beta * loop.timeShare;
     if (loop.replayPays)
       order.push_back(&loop);
   }
   std::stable_sort(order.begin(), order.end(), [](const LoopDecision *a, const LoopDecision *b) {
     return a->tapeBytes > b->tapeBytes;
   });
+  std::vector<const LoopDecision *> sharing;
   for (LoopDecision *loop : order) {
     if (left <= 0)
       break;
+    bool overlaps = false;
+    for (const LoopDecision *taken : sharing)
+      overlaps |= inLoop.at(taken->loop).count(loop->loop) || inLoop.at(loop->loop).count(taken->loop);
+    if (overlaps)
+      continue;
     // In thousandths, as the generated code spells it.
-    loop->replayShare = std::floor(std::min(1.0, left / loop->cost) * 1000) / 1000;
-    left -= loop->replayShare * loop->cost;
+    const double schedule = loop->scheduleCost;
+    if (left <= schedule)
+      continue;
+    loop->replayShare = std::floor(std::min(1.0, (left - schedule) / loop->cost) * 1000) / 1000;
+    if (loop->replayShare <= 0)
+      continue;
+    left -= loop->replayShare * loop->cost + schedule;
+    sharing.push_back(loop);
   }
 }
 
@@ -481,7 +530,8 @@ PlanOptions deviceOptions(PlanOptions options) {
 
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
                         const TbrResult &storeAll, const PlanOptions &options,
-                        Summaries &summaries) {
+                        Summaries &summaries,
+                        const std::map<const StmtNode *, double> &snapshotBytes) {
   FunctionPlan plan;
   plan.function = f.name;
   plan.storeAll = options.storeAll;
@@ -492,22 +542,18 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
 
   plan.isKernel = f.isKernel;
   plan.pos = f.pos;
-  // The statements of each outermost loop (loops come outer first).
-  std::map<const StmtNode *, std::set<const StmtNode *>> outermost;
-  std::set<const StmtNode *> nested;
+  // The statements of each loop, itself included.
+  std::map<const StmtNode *, std::set<const StmtNode *>> inLoop;
   forEachStmt(f.body, [&](const StmtRef &s) {
     if (s->kind != StmtKind::For && s->kind != StmtKind::While && s->kind != StmtKind::DoWhile)
       return;
     LoopDecision loop;
-    if (!nested.count(s.get())) {
-      std::set<const StmtNode *> &inside = outermost[s.get()];
-      forEachStmt(s, [&](const StmtRef &n) {
-        inside.insert(n.get());
-        nested.insert(n.get());
-        for (const ExprRef &e : ownExprs(n))
-          loop.cost += freq.of(n.get()) * exprCost(e);
-      });
-    }
+    std::set<const StmtNode *> &inside = inLoop[s.get()];
+    forEachStmt(s, [&](const StmtRef &n) {
+      inside.insert(n.get());
+      for (const ExprRef &e : ownExprs(n))
+        loop.cost += freq.of(n.get()) * exprCost(e);
+    });
     loop.loop = s.get();
     loop.pos = s->pos;
     loop.label = s->counted.index ? "loop over " + s->counted.index->name
@@ -674,7 +720,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
       v.reason = "stored: " + v.reason;
   addOperandValues(plan, sites, freq, summaries, options, allowance);
   if (f.isKernel && options.memoryBudget < 0)
-    shareReplays(plan, outermost, options);
+    shareReplays(plan, inLoop, snapshotBytes, options);
   return plan;
 }
 

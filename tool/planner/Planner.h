@@ -133,14 +133,20 @@ struct LoopDecision {
   std::string reason;
   /// Without a memory budget: the share of its iterations the default plan
   /// may run again in the reverse sweep (its part of the replay allowance,
-  /// over the loop's time), so that it tapes only the last ones. 0 for
-  /// loops inside loops, helpers' loops, loops that cannot keep snapshots
-  /// and store-all.
+  /// over the loop's time), so that it tapes only the last ones, at each of
+  /// its runs. 0 for loops inside or around one that has a share, helpers'
+  /// loops, loops that cannot keep snapshots (on the device, loops inside
+  /// loops) and store-all.
   double replayShare = 0;
-  /// Of an outermost loop that tapes, its shares of store-all's tape and of
-  /// the primal's time, and whether by those a replay share would pay
-  /// (shareReplays).
-  double tapeShare = 0, timeShare = 0;
+  /// Of a loop that tapes and can keep snapshots, its shares of
+  /// store-all's tape and of the primal's time (with its schedule's cost at
+  /// each run, inside other loops), the share of store-all's tape that running its iterations
+  /// again would free (its snapshots held instead), and whether by those a
+  /// replay share would pay (shareReplays).
+  double tapeShare = 0, timeShare = 0, freedShare = 0;
+  /// Operation units per call its schedule would cost, run at each of its
+  /// runs (a loop inside others; 0 for an outermost one).
+  double scheduleCost = 0;
   bool replayPays = false;
   /// Its reversal is planned at run time, at each of its runs: snapshots
   /// or its tape (CheckpointedLoops.cpp, OnlineCheckpoints.cpp).
@@ -186,9 +192,13 @@ std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill
 /// Plans the values of `f`. `reads` gives, per statement, the variables
 /// its reverse code reads; `storeAll` is the to-be-recorded result when
 /// every value is stored (but for the integer updates it inverts).
+/// `snapshotBytes`: the loops that can keep snapshots of their state
+/// instead of their tape, with the bytes of one snapshot; only those get a
+/// share of the replay allowance.
 FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
                         const TbrResult &storeAll, const PlanOptions &options,
-                        Summaries &summaries);
+                        Summaries &summaries,
+                        const std::map<const StmtNode *, double> &snapshotBytes = {});
 
 } // namespace cgp
 

@@ -141,6 +141,7 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"reason", l.reason},
                        {"replay_share", l.replayShare},
                        {"tape_share", l.tapeShare},
+                       {"freed_share", l.freedShare},
                        {"time_share", l.timeShare},
                        {"run_time_plan", l.runTimePlan}});
     nlohmann::json shared = nlohmann::json::array();

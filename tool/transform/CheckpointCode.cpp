@@ -121,6 +121,8 @@ ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptio
     given.push_back(options.iterationTapes == Tapes::UnevenlyKeepingLocals);
     optional.push_back(floatLit(options.replayShare, ScalarType::doubleType()));
     given.push_back(options.replayShare > 0);
+    optional.push_back(floatLit(options.runsPerCall, ScalarType::doubleType()));
+    given.push_back(options.replayShare > 0 && options.runsPerCall > 1);
   }
   // Up to the last one that differs from its default.
   std::size_t count = given.size();

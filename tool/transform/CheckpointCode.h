@@ -59,6 +59,7 @@ struct PlanCallOptions {
   enum class Tapes { Alike, Unevenly, UnevenlyKeepingLocals } iterationTapes = Tapes::Alike;
   double keptBytes = 0; // with UnevenlyKeepingLocals: the bytes a Keep action pushes
   double replayShare = 0; // counted loops only: the plan's replay allowance (no budget)
+  double runsPerCall = 1; // with a replay share: the loop's estimated runs per call
 };
 
 /// The call of the runtime's plan function with `args` and, as far as they

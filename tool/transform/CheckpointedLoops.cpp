@@ -42,6 +42,8 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <set>
 
 namespace cgp {
@@ -274,6 +276,71 @@ static double snapshotBytes(const std::vector<Var *> &state) {
   for (Var *v : state)
     bytes += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
   return bytes;
+}
+
+std::map<const StmtNode *, double> SweepBuilder::loopSnapshotBytes() const {
+  std::map<const StmtNode *, double> bytes;
+  forEachStmt(f_.body, [&](const StmtRef &s) {
+    std::vector<Var *> state;
+    std::string why;
+    if (s->kind == StmtKind::For && s->counted.index && canCheckpoint(s, state, why))
+      bytes[s.get()] = snapshotBytes(state);
+  });
+  return bytes;
+}
+
+bool SweepBuilder::addReplayInputs() {
+  if (!f_.isKernel || options_.storeAll)
+    return false;
+  bool added = false;
+  std::function<void(const StmtRef &, int)> visit = [&](const StmtRef &s, int depth) {
+    if (!s)
+      return;
+    const bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While ||
+                      s->kind == StmtKind::DoWhile;
+    if (loop) {
+      const bool counted = s->kind == StmtKind::For && s->counted.index;
+      double share = 0;
+      for (const LoopDecision &l : plan.loops)
+        if (l.loop == s.get())
+          share = l.replayShare;
+      std::vector<Var *> state;
+      std::string why;
+      bool mayReplay = false;
+      if (counted && (options_.memoryBudget >= 0 || share > 0) &&
+          (!options_.device || depth == 0))
+        mayReplay = canCheckpoint(s, state, why);
+      if (!mayReplay && options_.memoryBudget >= 0 && !options_.device)
+        mayReplay = canCheckpointOnline(s, state, why);
+      if (mayReplay) {
+        std::set<const Var *> written, unused;
+        std::vector<Var *> read;
+        forEachStmt(s, [&](const StmtRef &n) {
+          if (n.get() != s.get())
+            collectWrites(n, sums_, written, unused);
+          for (const ExprRef &e : ownExprs(n))
+            collectVars(e, read);
+        });
+        if (s->init)
+          collectWrites(s->init, sums_, written, unused);
+        VarSet &atEnd = reads_[s.get()];
+        for (Var *v : read)
+          if (!written.count(v) && !(counted && v == s->counted.index) &&
+              !adj_.isGenerated(v) && atEnd.insert(v).second)
+            added = true;
+      }
+    }
+    const int inner = depth + (loop ? 1 : 0);
+    for (const StmtRef &c : s->stmts)
+      visit(c, inner);
+    for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
+      visit(*c, inner);
+    for (const SwitchCase &c : s->cases)
+      for (const StmtRef &b : c.body)
+        visit(b, inner);
+  };
+  visit(f_.body, 0);
+  return added;
 }
 
 void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, double &stateBytes,
@@ -513,12 +580,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                     binary(BinaryOp::Gt, varRef(steps), intLit(1, i64))),
                              scope(probe)));
   }
-  PlanCallOptions plan;
-  plan.nestedPlans = plansInside;
-  plan.laterLoopsBytes = laterLoopsBytes;
-  plan.keptBytes = snapshotBytes(kept);
-  plan.replayShare = replayShare;
-  plan.iterationTapes = !tapesFirst       ? PlanCallOptions::Tapes::Alike
+  PlanCallOptions call;
+  call.nestedPlans = plansInside;
+  call.laterLoopsBytes = laterLoopsBytes;
+  call.keptBytes = snapshotBytes(kept);
+  call.replayShare = replayShare;
+  for (const LoopDecision &l : plan.loops)
+    if (l.loop == s.get() && replayShare > 0 && loopDepth() > 0)
+      call.runsPerCall = std::round(l.runs);
+  call.iterationTapes = !tapesFirst       ? PlanCallOptions::Tapes::Alike
                         : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
                                             : PlanCallOptions::Tapes::UnevenlyKeepingLocals;
   ExprRef planCall =
@@ -535,7 +605,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                              intLit(static_cast<int64_t>(stateBytes), i64),
                              floatLit(afterBytes, ScalarType::doubleType()),
                              intLit(options_.memoryBudget, i64)},
-                            plan, outerSite);
+                            call, outerSite);
   out.fwd.push_back(decl(snapshots, planCall));
 
   // Forward phase: run to the last segment, taped; keep it for the reverse.

@@ -178,7 +178,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
       }
     });
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
-  plan = planValues(f_, reads_, tbr, options_, sums_);
+  plan = planValues(f_, reads_, tbr, options_, sums_, loopSnapshotBytes());
   for (size_t index : plan.recomputeOrder) {
     const ValueDecision &v = plan.values[index];
     // Its readers get it recomputed; what it is computed from must then
@@ -199,7 +199,8 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     before.push_back(comment("recompute " + v.var->name + " (the plan keeps it off the tape)"));
     before.push_back(assign(varRef(v.var), v.value));
   }
-  if (!plan.recomputeOrder.empty())
+  const bool replayInputs = addReplayInputs();
+  if (!plan.recomputeOrder.empty() || replayInputs)
     tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
@@ -642,6 +643,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   Sweeps out;
   if (inner.rev.empty() && step.rev.empty() && !initRestored) {
     // Nothing to reverse: the loop runs as it is.
+    if (!options_.storeAll)
+      loopChoices_[s.get()] = {"run once, forward only",
+                               "nothing to reverse: no derivative flows through it and it "
+                               "tapes nothing"};
     auto copy = std::make_shared<StmtNode>(*s);
     copy->body = block(inner.fwd);
     out.fwd.push_back(copy);
@@ -667,10 +672,9 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       if (l.loop == s.get())
         decision = &l;
     double replayShare = decision ? decision->replayShare : 0;
-    if (checkpointable && options_.memoryBudget < 0 && replayShare > 0 && loopDepth() == 0 &&
-        !plansInside) {
-      // Without --memory-budget, an outermost loop may spend the plan's
-      // replay allowance: tape its last iterations only.
+    if (checkpointable && options_.memoryBudget < 0 && replayShare > 0 && !plansInside) {
+      // Without --memory-budget, a loop may spend the plan's replay
+      // allowance: tape its last iterations only (at each of its runs).
       const std::string share = shareText(replayShare);
       loopChoices_[s.get()] = {
           "tape the last iterations, run the first " + share +
@@ -683,8 +687,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                 " bytes; state: " + stateNames(state)
               : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
                 "pays for running " + share + " of its iterations again, since it holds " +
-                    shareText(decision->tapeShare) + " of the tape and takes only " +
-                    shareText(decision->timeShare) + " of the time; chosen at run time, for "
+                    shareText(decision->tapeShare) + " of the tape (running it again frees " +
+                    shareText(decision->freedShare) + ", its snapshots held instead) and "
+                    "takes only " + shareText(decision->timeShare) + " of the time" +
+                    (loopDepth() > 0 ? " (its schedule's cost at each of its runs included); "
+                                       "chosen at run time, at each run, for "
+                                     : "; chosen at run time, for ") +
                     "the trip count met, when that holds less than its whole tape (under "
                     "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
       innerPlans_ = true;
@@ -699,8 +707,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       if (decision && decision->tapeShare > 0 && !decision->replayPays)
         why += "; without, running its first iterations again would cost more time than the "
                "tape they free is worth (it holds " + shareText(decision->tapeShare) +
-               " of the tape and takes " + shareText(decision->timeShare) +
-               " of the time: gamma x tape share <= beta x time share)";
+               " of the tape, running it again would free " + shareText(decision->freedShare) +
+               " with its snapshots held instead, and it takes " +
+               shareText(decision->timeShare) +
+               " of the time: gamma x freed share <= beta x time share)";
       loopChoices_[s.get()] = {"tape every iteration", why};
       return sweepCountedLoop(s, std::move(inner));
     }

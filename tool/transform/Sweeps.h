@@ -104,6 +104,16 @@ private:
   // snapshots instead of taping every iteration (a nested one at each run
   // of the loops around it).
   bool canCheckpoint(const StmtRef &s, std::vector<Var *> &state, std::string &why) const;
+  /// The reverse of a loop that may run its iterations again from
+  /// snapshots (under a budget, or with a replay share) reads what they
+  /// read and do not write: code after the loop that overwrites such a
+  /// variable (the next iteration of a loop around it, say) tapes its old
+  /// value, and the reverse sweep puts it back before it replays them.
+  /// Adds those reads to reads_ at the loop; true if any was new.
+  bool addReplayInputs();
+  /// The counted loops that can keep snapshots of their state, with the
+  /// bytes of one (the planner's replay allowance goes to those).
+  std::map<const StmtNode *, double> loopSnapshotBytes() const;
   /// The state of loop `s` (what its body and step write that a later
   /// iteration or the code after it may read), without `index`; false if
   /// it writes memory outside the kernel, a variable `fixed` reads, or
