@@ -474,13 +474,14 @@ void shareReplays(FunctionPlan &plan,
       break;
     bool overlaps = false;
     for (const LoopDecision *taken : sharing)
-      overlaps |= inLoop.at(taken->loop).count(loop->loop) || inLoop.at(loop->loop).count(taken->loop);
+      overlaps |= inLoop.at(taken->loop).count(loop->loop) ||
+                  inLoop.at(loop->loop).count(taken->loop);
     if (overlaps)
       continue;
-    // In thousandths, as the generated code spells it.
     const double schedule = loop->scheduleCost;
     if (left <= schedule)
       continue;
+    // In thousandths, as the generated code spells it.
     loop->replayShare = std::floor(std::min(1.0, (left - schedule) / loop->cost) * 1000) / 1000;
     if (loop->replayShare <= 0)
       continue;

@@ -140,9 +140,9 @@ struct LoopDecision {
   double replayShare = 0;
   /// Of a loop that tapes and can keep snapshots, its shares of
   /// store-all's tape and of the primal's time (with its schedule's cost at
-  /// each run, inside other loops), the share of store-all's tape that running its iterations
-  /// again would free (its snapshots held instead), and whether by those a
-  /// replay share would pay (shareReplays).
+  /// each run, inside other loops), the share of store-all's tape that
+  /// running its iterations again would free (its snapshots held instead),
+  /// and whether by those a replay share would pay (shareReplays).
   double tapeShare = 0, timeShare = 0, freedShare = 0;
   /// Operation units per call its schedule would cost, run at each of its
   /// runs (a loop inside others; 0 for an outermost one).
