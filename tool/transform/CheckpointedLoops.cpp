@@ -155,8 +155,9 @@ template <class Fn> static void forEachLoop(const StmtRef &s, const StmtRef &aro
       forEachLoop(b, inner, fn);
 }
 
-bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around) const {
-  if (plannedSites_.empty() || !around || s->kind != StmtKind::For || !s->counted.index)
+bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around,
+                                     bool planningAround) const {
+  if (!planningAround || !around || s->kind != StmtKind::For || !s->counted.index)
     return false;
   if (knownTripCount(s))
     return true;
@@ -293,11 +294,17 @@ bool SweepBuilder::addReplayInputs() {
   if (!f_.isKernel || options_.storeAll)
     return false;
   bool added = false;
-  std::function<void(const StmtRef &, int)> visit = [&](const StmtRef &s, int depth) {
+  // `around`: the innermost loop around `s`; `planningAround`: whether a
+  // loop around it may plan its reversal under a budget (then a loop whose
+  // runs all tape alike is left to it, and never replays on its own: the
+  // loop around replays whole iterations, which compute its inputs again).
+  std::function<void(const StmtRef &, int, const StmtRef &, bool)> visit =
+      [&](const StmtRef &s, int depth, const StmtRef &around, bool planningAround) {
     if (!s)
       return;
     const bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While ||
                       s->kind == StmtKind::DoWhile;
+    bool planning = planningAround;
     if (loop) {
       const bool counted = s->kind == StmtKind::For && s->counted.index;
       double share = 0;
@@ -306,12 +313,26 @@ bool SweepBuilder::addReplayInputs() {
           share = l.replayShare;
       std::vector<Var *> state;
       std::string why;
-      bool mayReplay = false;
-      if (counted && (options_.memoryBudget >= 0 || share > 0) &&
-          (!options_.device || depth == 0))
-        mayReplay = canCheckpoint(s, state, why);
-      if (!mayReplay && options_.memoryBudget >= 0 && !options_.device)
-        mayReplay = canCheckpointOnline(s, state, why);
+      // As sweepLoop decides: a counted loop that can keep snapshots, unless
+      // left to the loops around it, else under a budget one checkpointed
+      // online.
+      const bool budget = options_.memoryBudget >= 0;
+      bool plans = counted && (budget || share > 0) && (!options_.device || depth == 0) &&
+                   canCheckpoint(s, state, why);
+      if (plans && budget && leftToLoopsAround(s, around, planningAround))
+        plans = false;
+      else if (!plans && budget && !options_.device)
+        plans = canCheckpointOnline(s, state, why);
+      planning |= plans && budget;
+      // A loop whose iterations tape nothing is taped (it runs as it is); a
+      // call may tape in its forward sweep.
+      bool tapes = false;
+      forEachStmt(s, [&](const StmtRef &n) {
+        tapes |= tbr.pushes.count(n.get()) > 0;
+        for (const ExprRef &e : ownExprs(n))
+          forEachExpr(e, [&](const ExprRef &x) { tapes |= x->kind == ExprKind::Call; });
+      });
+      const bool mayReplay = plans && tapes;
       if (mayReplay) {
         std::set<const Var *> written, unused;
         std::vector<Var *> read;
@@ -331,15 +352,16 @@ bool SweepBuilder::addReplayInputs() {
       }
     }
     const int inner = depth + (loop ? 1 : 0);
+    const StmtRef &innerAround = loop ? s : around;
     for (const StmtRef &c : s->stmts)
-      visit(c, inner);
+      visit(c, inner, innerAround, planning);
     for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
-      visit(*c, inner);
+      visit(*c, inner, innerAround, planning);
     for (const SwitchCase &c : s->cases)
       for (const StmtRef &b : c.body)
-        visit(b, inner);
+        visit(b, inner, innerAround, planning);
   };
-  visit(f_.body, 0);
+  visit(f_.body, 0, nullptr, false);
   return added;
 }
 
@@ -417,7 +439,7 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
                 bool counted = n->kind == StmtKind::For && n->counted.index;
                 bool online = !counted || !canCheckpoint(n, loopState, why);
                 if (n.get() == s.get() || plannedSites_.size() >= kPlannedLevels ||
-                    (!online && leftToLoopsAround(n, around)) ||
+                    (!online && leftToLoopsAround(n, around, !plannedSites_.empty())) ||
                     (online && !canCheckpointOnline(n, loopState, why)))
                   return;
                 double least = (online ? 2 : 1) * snapshotBytes(loopState) + 16 + oneIteration(n);

@@ -609,7 +609,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   // code around the outer loop's body (MoE's: 3.2x the lines) and make the
   // outer loop replay each iteration (its nested rule) for nothing.
   bool leftAround = levelCounts && !countedOnline &&
-                    leftToLoopsAround(s, enclosingLoops_.empty() ? nullptr : enclosingLoops_.back());
+                    leftToLoopsAround(s, enclosingLoops_.empty() ? nullptr : enclosingLoops_.back(),
+                                      !plannedSites_.empty());
   if (leftAround) {
     candidate = levelCounts = false;
     why = knownTripCount(s) ? "its trip count is a constant: the loop around it plans for all of it"

@@ -170,15 +170,16 @@ private:
   int loopDepth() const { return static_cast<int>(enclosingLoops_.size()); }
   bool innerPlans_ = false; // a loop swept so far (in the current loop) plans its reversal
   std::vector<Var *> plannedSites_; // sites of the loops around that may plan theirs
-  /// Under a budget, whether the loop `s`, inside a loop that plans and
-  /// directly inside the loop `around`, leaves its reversal to the loops
-  /// around it: its trip count is a constant, or the same at every
-  /// iteration of `around` (its start and bound read nothing `around`
-  /// writes). Then the iterations of the loops around it tape alike as far
-  /// as `s` goes, a probe of one measures them, and planning `s` at each
-  /// run would cost time and code for nothing: a loop with a loop inside
-  /// that plans replays each of its iterations (the nested rule).
-  bool leftToLoopsAround(const StmtRef &s, const StmtRef &around) const;
+  /// Under a budget, whether the loop `s`, inside a loop that plans
+  /// (`planningAround`) and directly inside the loop `around`, leaves its
+  /// reversal to the loops around it: its trip count is a constant, or the
+  /// same at every iteration of `around` (its start and bound read nothing
+  /// `around` writes). Then the iterations of the loops around it tape
+  /// alike as far as `s` goes, a probe of one measures them, and planning
+  /// `s` at each run would cost time and code for nothing: a loop with a
+  /// loop inside that plans replays each of its iterations (the nested
+  /// rule).
+  bool leftToLoopsAround(const StmtRef &s, const StmtRef &around, bool planningAround) const;
   // Under a budget, at most this many loops of a nest plan their reversal:
   // each copies the code of the loops inside it three or four times
   // (store-all's, the forward and the reverse phase's, and a probe's).
