@@ -182,6 +182,14 @@ struct FunctionPlan {
   /// CUDA device code: its tape is per thread; its shared adjoints.
   bool device = false;
   std::vector<SharedAdjoint> sharedAdjoints;
+
+  /// The decision on `loop`, or null when it is not one of the function's.
+  const LoopDecision *loopDecision(const StmtNode *loop) const {
+    for (const LoopDecision &l : loops)
+      if (l.loop == loop)
+        return &l;
+    return nullptr;
+  }
 };
 
 /// What recomputing a value reads: the variables of its expression and,

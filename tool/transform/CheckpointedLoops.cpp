@@ -43,7 +43,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <set>
 
 namespace cgp {
@@ -294,74 +293,55 @@ bool SweepBuilder::addReplayInputs() {
   if (!f_.isKernel || options_.storeAll)
     return false;
   bool added = false;
-  // `around`: the innermost loop around `s`; `planningAround`: whether a
-  // loop around it may plan its reversal under a budget (then a loop whose
-  // runs all tape alike is left to it, and never replays on its own: the
-  // loop around replays whole iterations, which compute its inputs again).
-  std::function<void(const StmtRef &, int, const StmtRef &, bool)> visit =
-      [&](const StmtRef &s, int depth, const StmtRef &around, bool planningAround) {
-    if (!s)
+  // Per loop, visited outer first: how many loops are around it, and
+  // whether it or a loop around it may plan its reversal under a budget
+  // (then a loop inside whose runs all tape alike is left to it, and never
+  // replays on its own: the loop around replays whole iterations, which
+  // compute its inputs again).
+  std::map<const StmtNode *, std::pair<int, bool>> level;
+  const bool budget = options_.memoryBudget >= 0;
+  forEachLoop(f_.body, nullptr, [&](const StmtRef &s, const StmtRef &around) {
+    const auto [depth, planningAround] =
+        around ? std::make_pair(level.at(around.get()).first + 1, level.at(around.get()).second)
+               : std::make_pair(0, false);
+    const bool counted = s->kind == StmtKind::For && s->counted.index;
+    const LoopDecision *decision = plan.loopDecision(s.get());
+    const double share = decision ? decision->replayShare : 0;
+    // As sweepLoop decides: a counted loop that can keep snapshots (those
+    // of snapshotBytes_), unless left to the loops around it, else under a
+    // budget one checkpointed online.
+    std::vector<Var *> state;
+    std::string why;
+    bool plans = counted && (budget || share > 0) && (!options_.device || depth == 0) &&
+                 snapshotBytes_.count(s.get());
+    if (plans && budget && leftToLoopsAround(s, around, planningAround))
+      plans = false;
+    else if (!plans && budget && !options_.device)
+      plans = canCheckpointOnline(s, state, why);
+    level[s.get()] = {depth, planningAround || (plans && budget)};
+    // A loop whose iterations tape nothing is taped (it runs as it is); a
+    // call may tape in its forward sweep.
+    bool tapes = false;
+    forEachStmt(s, [&](const StmtRef &n) {
+      tapes |= tbr.pushes.count(n.get()) > 0;
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) { tapes |= x->kind == ExprKind::Call; });
+    });
+    if (!plans || !tapes)
       return;
-    const bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While ||
-                      s->kind == StmtKind::DoWhile;
-    bool planning = planningAround;
-    if (loop) {
-      const bool counted = s->kind == StmtKind::For && s->counted.index;
-      double share = 0;
-      for (const LoopDecision &l : plan.loops)
-        if (l.loop == s.get())
-          share = l.replayShare;
-      std::vector<Var *> state;
-      std::string why;
-      // As sweepLoop decides: a counted loop that can keep snapshots, unless
-      // left to the loops around it, else under a budget one checkpointed
-      // online.
-      const bool budget = options_.memoryBudget >= 0;
-      bool plans = counted && (budget || share > 0) && (!options_.device || depth == 0) &&
-                   canCheckpoint(s, state, why);
-      if (plans && budget && leftToLoopsAround(s, around, planningAround))
-        plans = false;
-      else if (!plans && budget && !options_.device)
-        plans = canCheckpointOnline(s, state, why);
-      planning |= plans && budget;
-      // A loop whose iterations tape nothing is taped (it runs as it is); a
-      // call may tape in its forward sweep.
-      bool tapes = false;
-      forEachStmt(s, [&](const StmtRef &n) {
-        tapes |= tbr.pushes.count(n.get()) > 0;
-        for (const ExprRef &e : ownExprs(n))
-          forEachExpr(e, [&](const ExprRef &x) { tapes |= x->kind == ExprKind::Call; });
-      });
-      const bool mayReplay = plans && tapes;
-      if (mayReplay) {
-        std::set<const Var *> written, unused;
-        std::vector<Var *> read;
-        forEachStmt(s, [&](const StmtRef &n) {
-          if (n.get() != s.get())
-            collectWrites(n, sums_, written, unused);
-          for (const ExprRef &e : ownExprs(n))
-            collectVars(e, read);
-        });
-        if (s->init)
-          collectWrites(s->init, sums_, written, unused);
-        VarSet &atEnd = reads_[s.get()];
-        for (Var *v : read)
-          if (!written.count(v) && !(counted && v == s->counted.index) &&
-              !adj_.isGenerated(v) && atEnd.insert(v).second)
-            added = true;
-      }
-    }
-    const int inner = depth + (loop ? 1 : 0);
-    const StmtRef &innerAround = loop ? s : around;
-    for (const StmtRef &c : s->stmts)
-      visit(c, inner, innerAround, planning);
-    for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
-      visit(*c, inner, innerAround, planning);
-    for (const SwitchCase &c : s->cases)
-      for (const StmtRef &b : c.body)
-        visit(b, inner, innerAround, planning);
-  };
-  visit(f_.body, 0, nullptr, false);
+    std::set<const Var *> written, unused;
+    std::vector<Var *> read;
+    forEachStmt(s, [&](const StmtRef &n) {
+      collectWrites(n, sums_, written, unused);
+      for (const ExprRef &e : ownExprs(n))
+        collectVars(e, read);
+    });
+    VarSet &atEnd = reads_[s.get()];
+    for (Var *v : read)
+      if (!written.count(v) && !(counted && v == s->counted.index) && !adj_.isGenerated(v) &&
+          atEnd.insert(v).second)
+        added = true;
+  });
   return added;
 }
 
@@ -607,9 +587,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   call.laterLoopsBytes = laterLoopsBytes;
   call.keptBytes = snapshotBytes(kept);
   call.replayShare = replayShare;
-  for (const LoopDecision &l : plan.loops)
-    if (l.loop == s.get() && replayShare > 0 && loopDepth() > 0)
-      call.runsPerCall = std::round(l.runs);
+  if (replayShare > 0 && loopDepth() > 0)
+    call.runsPerCall = std::round(plan.loopDecision(s.get())->runs);
   call.iterationTapes = !tapesFirst       ? PlanCallOptions::Tapes::Alike
                         : kept.empty()      ? PlanCallOptions::Tapes::Unevenly
                                             : PlanCallOptions::Tapes::UnevenlyKeepingLocals;

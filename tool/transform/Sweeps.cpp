@@ -178,7 +178,8 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
       }
     });
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
-  plan = planValues(f_, reads_, tbr, options_, sums_, loopSnapshotBytes());
+  snapshotBytes_ = loopSnapshotBytes();
+  plan = planValues(f_, reads_, tbr, options_, sums_, snapshotBytes_);
   for (size_t index : plan.recomputeOrder) {
     const ValueDecision &v = plan.values[index];
     // Its readers get it recomputed; what it is computed from must then
@@ -668,10 +669,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       return sweepOnlineLoop(s, inner, step, state, sweepCountedLoop(s, inner), plansInside,
                              outerSite);
     }
-    const LoopDecision *decision = nullptr;
-    for (const LoopDecision &l : plan.loops)
-      if (l.loop == s.get())
-        decision = &l;
+    const LoopDecision *decision = plan.loopDecision(s.get());
     double replayShare = decision ? decision->replayShare : 0;
     if (checkpointable && options_.memoryBudget < 0 && replayShare > 0 && !plansInside) {
       // Without --memory-budget, a loop may spend the plan's replay

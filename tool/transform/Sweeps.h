@@ -114,6 +114,8 @@ private:
   /// The counted loops that can keep snapshots of their state, with the
   /// bytes of one (the planner's replay allowance goes to those).
   std::map<const StmtNode *, double> loopSnapshotBytes() const;
+  /// Its result for this function, computed before planning.
+  std::map<const StmtNode *, double> snapshotBytes_;
   /// The state of loop `s` (what its body and step write that a later
   /// iteration or the code after it may read), without `index`; false if
   /// it writes memory outside the kernel, a variable `fixed` reads, or
