@@ -32,6 +32,7 @@
 #include "analysis/Activity.h"
 #include "analysis/Summaries.h"
 #include "analysis/ToBeRecorded.h"
+#include "analysis/ThreadIndices.h"
 #include "ir/IR.h"
 #include "planner/CostModel.h"
 #include "planner/Profile.h"
@@ -182,6 +183,10 @@ struct FunctionPlan {
   /// CUDA device code: its tape is per thread; its shared adjoints.
   bool device = false;
   std::vector<SharedAdjoint> sharedAdjoints;
+  /// A __global__ kernel whose plain additions rely on each thread owning
+  /// its elements: the parts of a thread's identity (ThreadPart bits) its
+  /// launch may vary in; all of them otherwise.
+  unsigned launchParts = kAllParts;
 
   /// The decision on `loop`, or null when it is not one of the function's.
   const LoopDecision *loopDecision(const StmtNode *loop) const {

@@ -94,6 +94,9 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
              (a.pos.line ? " (line " + std::to_string(a.pos.line) + ")" : std::string()) +
              ": " + a.how +
              "\n      " + a.reason + "\n";
+    if (p.launchParts != kAllParts)
+      out += "    the plain additions hold for a launch that varies only in " +
+             describeParts(p.launchParts) + "; the gradient stops with a message on any other\n";
     for (const LoopDecision &l : p.loops) {
       std::string trips =
           l.trips >= 0 ? std::to_string(l.trips) + " iterations"
@@ -151,6 +154,8 @@ std::string inputPlanJson(const InputPlans &in) {
     functions.push_back({{"name", p.function},
                          {"device", p.device},
                          {"shared_adjoints", shared},
+                         {"launch_parts", p.device ? nlohmann::json(describeParts(p.launchParts))
+                                                   : nlohmann::json()},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
                          {"profiled", p.profiled},

@@ -5,10 +5,10 @@
 // threads may add into the same element at once, a plain `+=` loses
 // updates. This pass chooses, for each addition into such an adjoint, the
 // cheapest form that is right under concurrency:
-//  - a plain `+=` where the element is provably the thread's own: an index
-//    `i`, `i + c` or `i * S + r` (0 <= r < S) where `i` is the global thread
-//    index (`blockIdx.x * blockDim.x + threadIdx.x`, assigned once); in a
-//    `__shared__` array (one per block), also `threadIdx.x`;
+//  - a plain `+=` where the element is provably the thread's own
+//    (analysis/ThreadIndices.h: its index is one-to-one over every part of
+//    the thread's identity the kernel reads), which the gradient makes sure
+//    of by checking at entry that the launch varies in no other part;
 //  - a warp sum then one atomicAdd per warp where the index does not depend
 //    on the thread (weights shared by every thread: the common case); the
 //    generated code checks at run time that the whole warp is there and
@@ -22,18 +22,31 @@
 #include "ir/IR.h"
 #include "planner/Planner.h"
 
+#include <map>
 #include <set>
 #include <vector>
 
 namespace cgp {
 
-/// Marks the additions of `reverse` into the `shared` adjoints atomic
-/// (StmtNode::atomicity) unless the element is the thread's own, using
-/// what `primal` (the prepared function the sweeps come from) says about
-/// its indices. Returns one choice per addition, in code order.
-std::vector<SharedAdjoint> chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse,
-                                                    const Function &primal,
-                                                    const std::set<const Var *> &shared);
+/// What chooseSharedAdjointAdds decided: one choice per addition, in code
+/// order, and the parts of a thread's identity (ThreadPart bits) the launch
+/// may vary in for its plain additions to be right (all of them when it made
+/// none; the generated kernel checks the others are 1 at entry).
+struct SharedAdjointChoices {
+  std::vector<SharedAdjoint> adds;
+  unsigned launchParts = 0;
+};
+
+/// Marks the additions of `reverse` into the adjoints in `shared` (each with
+/// the primal variable it is the adjoint of) atomic (StmtNode::atomicity)
+/// unless the element is the thread's own, using what `primal` (the
+/// prepared function the sweeps come from) says about its indices. For a
+/// helper (`kernelLevel` false) no element is its own: its callers may be
+/// launched in any shape.
+SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse,
+                                             const Function &primal,
+                                             const std::map<const Var *, const Var *> &shared,
+                                             bool kernelLevel);
 
 } // namespace cgp
 

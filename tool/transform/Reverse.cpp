@@ -10,6 +10,7 @@
 #include "transform/Reverse.h"
 
 #include "analysis/Activity.h"
+#include "analysis/ThreadIndices.h"
 #include "transform/Declarations.h"
 #include "transform/Derivatives.h"
 #include "transform/DeviceAdjoints.h"
@@ -20,6 +21,7 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace cgp {
@@ -43,15 +45,24 @@ bool usesTape(const std::vector<StmtRef> &stmts) {
   return found;
 }
 
-/// True if the statements keep values on the redo tape.
+/// True if the statements keep values on the redo tape, themselves or in
+/// the reverse sweeps of the helpers they call.
 bool usesRedo(const std::vector<StmtRef> &stmts) {
   bool found = false;
-  for (const StmtRef &s : stmts)
+  std::set<const Function *> seen;
+  std::function<void(const StmtRef &)> scan = [&](const StmtRef &s) {
     forEachStmt(s, [&](const StmtRef &n) {
-      if (n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
-          n->value->calleeName == "cgp_redo.keep")
-        found = true;
+      for (const ExprRef &e : ownExprs(n))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::Opaque && x->calleeName == "cgp_redo.keep")
+            found = true;
+          if (x->callee && x->callee->body && seen.insert(x->callee).second)
+            scan(x->callee->body);
+        });
     });
+  };
+  for (const StmtRef &s : stmts)
+    scan(s);
   return found;
 }
 
@@ -207,26 +218,32 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
 
   AdjointMap adj(module_);
   std::vector<StmtRef> adjointDecls, epilogue;
-  for (Var *w : k.wrt)
-    g->params.push_back(adjointParam(w, adj, adjointDecls, epilogue));
+  // CUDA: a `__global__` kernel's buffers are global memory, shared by its
+  // threads, and so is the d_ of a parameter by value, into which every
+  // thread adds its share at the end. (A `__device__` kernel's d_ buffers
+  // belong to its caller, who gives each thread its own or reduces them.)
+  bool global = k.cuda == CudaSpace::Global;
+  std::map<const Var *, const Var *> sharedAdjoints; // adjoint -> its primal
+  for (Var *w : k.wrt) {
+    Var *d = adjointParam(w, adj, adjointDecls, epilogue);
+    g->params.push_back(d);
+    if (global && !w->isPointer())
+      sharedAdjoints[d] = w;
+  }
   if (!placeAdjoints(k, act, adj, adjointDecls))
     return false;
 
   SweepBuilder sweeps = sweepBuilder(k, act, adj);
-  // CUDA: a `__global__` kernel's buffers are global memory, shared by its
-  // threads. (A `__device__` kernel's d_ buffers belong to its caller, who
-  // gives each thread its own or reduces them.)
-  std::set<const Var *> sharedAdjoints;
-  if (k.cuda == CudaSpace::Global) {
+  if (global) {
     for (Var *p : k.params)
       if (p->isPointer()) {
         sweeps.sharedMemory.insert(p);
         if (adj.has(p))
-          sharedAdjoints.insert(adj.of(p));
+          sharedAdjoints[adj.of(p)] = p;
       }
     for (Var *v : k.locals)
       if (v->blockShared && adj.has(v))
-        sharedAdjoints.insert(adj.of(v));
+        sharedAdjoints[adj.of(v)] = v;
   }
   // The caller's buffers: what the reverse sweep restores there is logged
   // and put back at the end, so they hold what the kernel left in them.
@@ -254,8 +271,14 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
       end.push_back(returnStmt(varRef(k.result)));
     dropUnreadLocals({&sweeps.topDecls, &sweeps.forward, &rev, &epilogue, &end});
   }
-  if (!sharedAdjoints.empty())
-    out.plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rev, k, sharedAdjoints);
+  unsigned launchParts = kAllParts;
+  if (!sharedAdjoints.empty()) {
+    std::vector<StmtRef> adds = rev;
+    appendAll(adds, epilogue);
+    SharedAdjointChoices choices = chooseSharedAdjointAdds(adds, k, sharedAdjoints, true);
+    out.plans[planIndex].sharedAdjoints = choices.adds;
+    out.plans[planIndex].launchParts = launchParts = choices.launchParts;
+  }
   std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
   appendAll(sweepsAndEnd, epilogue);
   if (k.result)
@@ -269,6 +292,13 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   // loops that plan keep to (up to 4 KiB either way), else kLocalTapeBytes.
   bool device = k.onDevice();
   std::vector<StmtRef> body;
+  if (launchParts != kAllParts) {
+    body.push_back(comment("its plain += rely on each thread owning its elements, as in a launch "
+                           "that varies only in " + describeParts(launchParts)));
+    body.push_back(raw("if (!cgp::dev::launchVariesOnlyIn(" + partsExpression(launchParts) +
+                       ", \"" + k.name + "\"))"));
+    body.push_back(raw("  return;"));
+  }
   if (device) {
     TapeBound bound = boundTape(sweeps.forward);
     const double kMostLocal = 4096;
@@ -287,7 +317,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(raw("cgp::rt::countCall();"));
   }
   appendAll(body, sweeps.topDecls);
-  bool redo = !callerBuffers.empty();
+  bool redo = usesRedo(sweeps.forward) || usesRedo(rev);
   if (redo) {
     if (device) {
       body.push_back(raw("cgp::dev::Tape cgp_redo;"));
@@ -397,12 +427,12 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     return nullptr;
 
   SweepBuilder sweeps = sweepBuilder(h, act, adj);
-  std::set<const Var *> sharedAdjoints;
+  std::map<const Var *, const Var *> sharedAdjoints; // adjoint -> its primal
   for (size_t i = 0; i < h.params.size() && i < key.shared.size(); ++i)
     if (key.shared[i]) {
       sweeps.sharedMemory.insert(h.params[i]);
       if (adj.has(h.params[i]))
-        sharedAdjoints.insert(adj.of(h.params[i]));
+        sharedAdjoints[adj.of(h.params[i])] = h.params[i];
     }
   if (!sweeps.build(keep, logged))
     return nullptr;
@@ -465,7 +495,8 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   appendAll(rcode, epilogue);
   dropUnreadLocals({&rcode});
   if (!sharedAdjoints.empty())
-    out_->plans[planIndex].sharedAdjoints = chooseSharedAdjointAdds(rcode, h, sharedAdjoints);
+    out_->plans[planIndex].sharedAdjoints =
+        chooseSharedAdjointAdds(rcode, h, sharedAdjoints, false).adds;
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode) && !key.device)
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
