@@ -17,9 +17,14 @@
 //    message saying so; cgp::dev::reserveHeap() raises the limit from host
 //    code.
 //  - the pullbacks of warp shuffles (shflDownPullback and the others): each
-//    lane gets back the adjoints of the lanes that read its value.
+//    lane gets back the adjoints of the lanes that read its value, with one
+//    shuffle the other way for a shift or a butterfly.
 //  - cgp::dev::zeroBlockShared, which zeroes a __shared__ adjoint with the
 //    whole block.
+//  - cgp::dev::launchVariesOnlyIn, the check at a gradient's entry that the
+//    launch varies only in the parts of a thread's identity the kernel
+//    reads, where its plain additions rely on each thread owning its
+//    elements.
 //  - cgp::dev::warpAdd, the addition into an adjoint that every thread of a
 //    warp adds into: the warp sums its lanes' values with shuffles and one
 //    lane adds the sum atomically. It checks at run time that the whole warp
@@ -39,14 +44,21 @@
 namespace cgp {
 namespace dev {
 
-/// Stops the kernel: on a device, the launch fails with an error.
-__device__ inline void fail(const char *message) {
-  printf("cgp-ad: %s\n", message);
+/// Stops the kernel: on a device, the launch fails with an error; under the
+/// host emulation, the program aborts (after what it printed).
+__device__ inline void stop() {
 #ifdef __CUDA_ARCH__
   __trap();
 #else
+  fflush(stdout);
   abort();
 #endif
+}
+
+/// Says why on stdout (the device's printf) and stops the kernel.
+__device__ inline void fail(const char *message) {
+  printf("cgp-ad: %s\n", message);
+  stop();
 }
 
 /// The bytes of a thread's tape in its local memory when the tool cannot
@@ -174,6 +186,39 @@ __device__ inline unsigned laneId() {
   return linear % 32u;
 }
 
+/// The parts of a thread's identity, as cgp-ad's analysis of thread-owned
+/// indices names them (tool/analysis/ThreadIndices.h).
+enum LaunchPart : unsigned {
+  kThreadX = 1, kThreadY = 2, kThreadZ = 4, kBlockX = 8, kBlockY = 16, kBlockZ = 32,
+};
+
+/// True if the launch has extent 1 in every part of a thread's identity
+/// outside `parts`. The gradient of `kernel` adds plainly into the elements
+/// it proved each thread owns, which holds when threads differ only in what
+/// the kernel reads; a launch whose threads also differ in a part the kernel
+/// never reads runs each thread's work several times. On such a launch the
+/// first thread of the grid says so and stops the kernel (the launch fails),
+/// and every thread gets false, so that it returns at once.
+__device__ inline bool launchVariesOnlyIn(unsigned parts, const char *kernel) {
+  const unsigned extent[6] = {blockDim.x, blockDim.y, blockDim.z, gridDim.x, gridDim.y, gridDim.z};
+  const char *const name[6] = {"blockDim.x", "blockDim.y", "blockDim.z",
+                               "gridDim.x",  "gridDim.y",  "gridDim.z"};
+  const char *const part[6] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
+                               "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
+  for (int k = 0; k < 6; ++k)
+    if (!((parts >> k) & 1u) && extent[k] != 1) {
+      if (threadIdx.x + threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z == 0) {
+        printf("cgp-ad: the gradient of '%s' was launched with %s = %u, but '%s' never reads "
+               "%s: its threads would repeat each other's work; launch it as the kernel "
+               "expects\n",
+               kernel, name[k], extent[k], kernel, part[k]);
+        stop();
+      }
+      return false;
+    }
+  return true;
+}
+
 /// `*p += v` where every thread of the warp may add into *p at once.
 template <class T> __device__ inline void warpAdd(T *p, T v) {
   const unsigned whole = 0xffffffffu;
@@ -193,7 +238,8 @@ template <class T> __device__ inline void warpAdd(T *p, T v) {
 /// The adjoint of a warp shuffle's value: lane L receives the sum, over the
 /// lanes M of `mask` whose value came from L (`source` in lane M is L), of
 /// their adjoints `d`, in the order of M (the same bits at every run). Every
-/// lane of `mask` must call it, as it did the shuffle.
+/// lane of `mask` must call it, as it did the shuffle. Two shuffles per lane
+/// of the mask: the general case, for sources that differ between lanes.
 template <class T> __device__ inline T shuffleAdjoint(unsigned mask, T d, unsigned source) {
   const unsigned self = laneId();
   T sum = T(0);
@@ -208,33 +254,82 @@ template <class T> __device__ inline T shuffleAdjoint(unsigned mask, T d, unsign
   return sum;
 }
 
-// Pullbacks of the shuffles of a floating value: the source lane each lane
-// read, as CUDA defines it for a `width`-lane segment (a lane whose source
-// is outside its segment reads its own value), then shuffleAdjoint.
+// Pullbacks of the shuffles of a floating value, as CUDA defines them for a
+// `width`-lane segment (a lane whose source is outside its segment reads its
+// own value; so does one whose source is not in the mask, which CUDA leaves
+// undefined). Each lane adds into *d_v the adjoints of the lanes that read its
+// value, in the order of those lanes: the same bits as shuffleAdjoint. A
+// shift (up, down) or a butterfly (xor) has at most one reader besides the
+// lane itself, so its pullback is one shuffle the other way.
+
+/// `__shfl_sync(mask, v, lane, width)`: a broadcast when every lane of a
+/// whole warp names the same lane (a warp sum to it), else shuffleAdjoint.
 template <class T>
 __device__ inline void shflPullback(unsigned mask, T, int lane, int width, T d_ret, T *d_v) {
   const unsigned self = laneId(), w = static_cast<unsigned>(width);
-  *d_v += shuffleAdjoint(mask, d_ret, self - self % w + static_cast<unsigned>(lane) % w);
+  const unsigned whole = 0xffffffffu;
+  if (mask == whole && w == 32) {
+    const int first = __shfl_sync(whole, lane, 0);
+    if (__all_sync(whole, lane == first)) {
+      T sum = d_ret;
+      for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_xor_sync(whole, sum, offset);
+      if (self == (static_cast<unsigned>(first) & 31u))
+        *d_v += sum;
+      return;
+    }
+  }
+  const unsigned source = self - self % w + static_cast<unsigned>(lane) % w;
+  *d_v += shuffleAdjoint(mask, d_ret, (mask >> source) & 1u ? source : self);
 }
+
+/// `__shfl_up_sync(mask, v, delta, width)`: lane L + delta read L's value.
 template <class T>
 __device__ inline void shflUpPullback(unsigned mask, T, unsigned delta, int width, T d_ret,
                                       T *d_v) {
-  const unsigned self = laneId(), w = static_cast<unsigned>(width);
-  *d_v += shuffleAdjoint(mask, d_ret, self % w >= delta ? self - delta : self);
+  const unsigned self = laneId(), w = static_cast<unsigned>(width), at = self % w;
+  const T fromAbove = __shfl_down_sync(mask, d_ret, delta, width);
+  T sum = T(0);
+  if (at < delta || !((mask >> (self - delta)) & 1u)) // this lane read its own value
+    sum += d_ret;
+  if (at + delta < w && ((mask >> (self + delta)) & 1u))
+    sum += fromAbove;
+  *d_v += sum;
 }
+
+/// `__shfl_down_sync(mask, v, delta, width)`: lane L - delta read L's value.
 template <class T>
 __device__ inline void shflDownPullback(unsigned mask, T, unsigned delta, int width, T d_ret,
                                         T *d_v) {
-  const unsigned self = laneId(), w = static_cast<unsigned>(width);
-  *d_v += shuffleAdjoint(mask, d_ret, self % w + delta < w ? self + delta : self);
+  const unsigned self = laneId(), w = static_cast<unsigned>(width), at = self % w;
+  const T fromBelow = __shfl_up_sync(mask, d_ret, delta, width);
+  T sum = T(0);
+  if (at >= delta && ((mask >> (self - delta)) & 1u))
+    sum += fromBelow;
+  if (at + delta >= w || !((mask >> (self + delta)) & 1u)) // this lane read its own value
+    sum += d_ret;
+  *d_v += sum;
 }
+
+/// `__shfl_xor_sync(mask, v, laneMask, width)`: lane L ^ laneMask read L's
+/// value unless L lies in a later segment than it (out of its reach).
 template <class T>
 __device__ inline void shflXorPullback(unsigned mask, T, int laneMask, int width, T d_ret,
                                        T *d_v) {
   const unsigned self = laneId(), w = static_cast<unsigned>(width);
-  const unsigned source = self ^ static_cast<unsigned>(laneMask);
-  // A later segment is out of reach: the lane reads its own value.
-  *d_v += shuffleAdjoint(mask, d_ret, source / w > self / w ? self : source);
+  const unsigned other = self ^ static_cast<unsigned>(laneMask);
+  const T fromOther = __shfl_xor_sync(mask, d_ret, laneMask, 32);
+  const bool readOwn = other == self || other / w > self / w || !((mask >> other) & 1u);
+  const bool otherRead = other < 32 && other != self && self / w <= other / w &&
+                         ((mask >> other) & 1u);
+  T sum = T(0);
+  if (otherRead && other < self)
+    sum += fromOther;
+  if (readOwn)
+    sum += d_ret;
+  if (otherRead && other > self)
+    sum += fromOther;
+  *d_v += sum;
 }
 
 /// Zeroes the __shared__ array `a` (the adjoint of one) with all the threads
