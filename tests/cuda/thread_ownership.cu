@@ -3,7 +3,8 @@
 // blocks (their adjoints summed over each warp, then added atomically), an
 // input read by every threadIdx.y of a 2-D block (atomic: x[i] is not the
 // thread's own when threads differ in y), a grid-stride loop (its elements
-// are the thread's own), a pixel under a guard. Checked against finite
+// are the thread's own), a pixel under a guard, a helper given a __shared__
+// array (it adds atomically, and so does the kernel). Checked against finite
 // differences under the host emulation, plainly and under ThreadSanitizer
 // (a plain += where threads meet is a data race it reports), and the check
 // at entry that stops a gradient launched in a shape its kernel never reads.
@@ -60,6 +61,18 @@ __global__ void pixels(const double *img, double *out, int W, int H) {
     return;
   int idx = y * W + x;
   out[idx] = img[idx] * cos(img[idx]);
+}
+
+// A helper given a __shared__ array adds into its adjoint atomically, and
+// so does the kernel where it adds into the same array.
+__device__ double pair(const double *t) { return t[threadIdx.x] * t[(threadIdx.x + 1) % 32]; }
+CGP_GRAD(x, y)
+__global__ void pairs(const double *x, double *y) {
+  __shared__ double tile[32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = x[i];
+  __syncthreads();
+  y[i] = pair(tile) + tile[threadIdx.x];
 }
 
 #ifndef __CGP_AD__
@@ -209,6 +222,23 @@ void checkPixels() {
                              1e-8, 1e-10);
 }
 
+void checkPairs() {
+  const int blocks = 3, n = 32 * blocks;
+  Vec x = randomVec(n), seed = randomVec(n);
+  auto loss = [&](const Vec &v) {
+    DeviceArray<double> dx(v), dy(n);
+    CGP_LAUNCH(pairs, blocks, 32, dx.get(), dy.get());
+    return dot(seed, dy.download());
+  };
+  DeviceArray<double> dx(x), dy(n), gx(n), gy(seed);
+  CGP_LAUNCH(pairs_grad, blocks, 32, dx.get(), dy.get(), gx.get(), gy.get());
+  CGP_CUDA_SYNC_CHECK();
+  if (gradientsOnly)
+    return;
+  cgp_cuda_test::check_close("pairs d_x (a helper adds into the __shared__ adjoint)",
+                             gx.download(), cgp_cuda_test::fd_gradient(loss, x), 1e-8, 1e-10);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -229,6 +259,7 @@ int main(int argc, char **argv) {
   checkOuter();
   checkGridStride();
   checkPixels();
+  checkPairs();
   return cgp_cuda_test::finish();
 }
 #endif

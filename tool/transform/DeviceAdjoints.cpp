@@ -27,12 +27,20 @@ SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse
   };
   // A plain += on the thread's own element races with another thread's
   // atomicAdd into it: an adjoint gets plain additions only if all of them
-  // are on the thread's own elements.
+  // are on the thread's own elements, and no helper is given it (a helper
+  // adds into what it is given atomically).
   std::set<const Var *> mixed;
   for (const StmtRef &top : reverse)
     forEachStmt(top, [&](const StmtRef &s) {
       if (isAddition(s) && !own(s))
         mixed.insert(s->lhs->var);
+      for (const ExprRef &e : ownExprs(s))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::Opaque || x->kind == ExprKind::Call)
+            for (const ExprRef &arg : x->operands)
+              if (arg->kind == ExprKind::Address && shared.count(arg->var))
+                mixed.insert(arg->var);
+        });
     });
   SharedAdjointChoices out;
   out.launchParts = kAllParts;

@@ -242,8 +242,11 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
           sharedAdjoints[adj.of(p)] = p;
       }
     for (Var *v : k.locals)
-      if (v->blockShared && adj.has(v))
-        sharedAdjoints[adj.of(v)] = v;
+      if (v->blockShared) {
+        sweeps.sharedMemory.insert(v); // a helper given it adds atomically
+        if (adj.has(v))
+          sharedAdjoints[adj.of(v)] = v;
+      }
   }
   // The caller's buffers: what the reverse sweep restores there is logged
   // and put back at the end, so they hold what the kernel left in them.
