@@ -502,6 +502,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCustomCall(const StmtRef &s, const CallA
     if (arg->kind == ExprKind::Address) {
       if (active && adj_.has(arg->var)) {
         args.push_back(address(adj_.of(arg->var), arg->operands[0]));
+        if (options_.device && sharedMemory.count(arg->var))
+          warn_(s->pos, "the pullback of '" + g.name + "' given by CGP_PULLBACK_OF receives the "
+                        "adjoint of '" + arg->var->name + "', memory that other threads of the "
+                        "launch may add into at once: it must add into it with atomicAdd");
       } else {
         if (!nullPointer_) {
           Var v;
