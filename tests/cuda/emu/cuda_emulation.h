@@ -395,11 +395,13 @@ inline bool valid_config(dim3 g, dim3 b) {
 // Runs body() once per CUDA thread, block after block. A launch starts one
 // std::thread per thread of a block and reuses them for every block (starting
 // threads is the expensive part, ten times so under TSan); a block starts
-// when the previous one has finished. A thread that finishes a block takes
-// no lock that another thread of the block still has to take before its
-// body runs (it counts itself done with an atomic; only the last one wakes
-// the launching thread): otherwise ThreadSanitizer would see the threads'
-// bodies as ordered, and miss the races between them.
+// when the previous one has finished. No thread of a block takes a lock that
+// another thread of the block takes before its body runs: each waits for the
+// start of a block on a mutex of its own, which only the launching thread
+// also takes, and counts itself done with an atomic (only the last one wakes
+// the launching thread). Otherwise a thread that finished early and went
+// back to wait would order the bodies of the threads that start after it,
+// and ThreadSanitizer would miss the races between them.
 inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
                      const std::function<void()>& body) {
   if (!valid_config(grid, block)) {
@@ -409,22 +411,29 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
   const unsigned n = block.x * block.y * block.z;
   std::vector<std::max_align_t> dyn((shared_bytes + sizeof(std::max_align_t) - 1) /
                                     sizeof(std::max_align_t));
+  // One thread's signal to run a block (or to quit).
+  struct StartSignal {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned long round = 0;  // bumped to start a block (or to quit)
+    Block* block = nullptr;   // null: quit
+  };
+  std::unique_ptr<StartSignal[]> signals(new StartSignal[n]);
   struct {
     std::mutex m;
-    std::condition_variable start, done;
-    unsigned long round = 0;  // bumped to start a block (or to quit)
-    std::atomic<unsigned> finished{0}; // threads done with the current block
-    Block* current = nullptr; // null: quit
-  } pool;
-  auto worker = [&pool, &body, &dyn, grid, block, n](unsigned t) {
+    std::condition_variable cv;
+    std::atomic<unsigned> finished{0};  // threads done with the current block
+  } done;
+  auto worker = [&signals, &done, &body, &dyn, grid, block, n](unsigned t) {
+    StartSignal& signal = signals[t];
     unsigned long seen = 0;
     for (;;) {
       Block* b;
       {
-        std::unique_lock<std::mutex> lk(pool.m);
-        pool.start.wait(lk, [&] { return pool.round != seen; });
-        seen = pool.round;
-        b = pool.current;
+        std::unique_lock<std::mutex> lk(signal.m);
+        signal.cv.wait(lk, [&] { return signal.round != seen; });
+        seen = signal.round;
+        b = signal.block;
       }
       if (!b) return;
       tl_block = b;
@@ -437,10 +446,22 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
       body();
       thread_exit(*b, t);
       tl_block = nullptr;
-      if (pool.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
-        std::lock_guard<std::mutex> lk(pool.m);
-        pool.done.notify_one();
+      if (done.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+        std::lock_guard<std::mutex> lk(done.m);
+        done.cv.notify_one();
       }
+    }
+  };
+  unsigned long round = 0;
+  auto start_all = [&signals, &round, n](Block* b) {
+    ++round;
+    for (unsigned t = 0; t < n; ++t) {
+      {
+        std::lock_guard<std::mutex> lk(signals[t].m);
+        signals[t].round = round;
+        signals[t].block = b;
+      }
+      signals[t].cv.notify_one();
     }
   };
   std::vector<std::thread> threads;
@@ -458,19 +479,12 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
         if (!dyn.empty()) std::memset(dyn.data(), 0xff, dyn.size() * sizeof(std::max_align_t));
         Block b(n);
         b.idx = uint3{bx, by, bz};
-        std::unique_lock<std::mutex> lk(pool.m);
-        pool.current = &b;
-        pool.finished = 0;
-        ++pool.round;
-        pool.start.notify_all();
-        pool.done.wait(lk, [&] { return pool.finished.load(std::memory_order_acquire) == n; });
+        done.finished = 0;
+        start_all(&b);
+        std::unique_lock<std::mutex> lk(done.m);
+        done.cv.wait(lk, [&] { return done.finished.load(std::memory_order_acquire) == n; });
       }
-  {
-    std::lock_guard<std::mutex> lk(pool.m);
-    pool.current = nullptr;
-    ++pool.round;
-    pool.start.notify_all();
-  }
+  start_all(nullptr);
   for (std::thread& th : threads) th.join();
 }
 

@@ -2,8 +2,8 @@
 # Builds and runs the CUDA emulation selftest (tests/cuda/emu/selftest.cu):
 #  1. g++ under the emulation: every check must pass, and the emulation must
 #     report (and abort on) a bad warp mask and a deadlock;
-#  2. with -fsanitize=thread: a normal run must be race-free, `--race` must be
-#     reported (exit status 66);
+#  2. with -fsanitize=thread: a normal run must be race-free, `--race` (a race
+#     within one block) must be reported (exit status 66);
 #  3. if nvcc is found: compiles the same source for sm_80 and sm_90 (not run).
 # Exit status nonzero on any failure. CXX and NVCC override the compilers.
 set -u
