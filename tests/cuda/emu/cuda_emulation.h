@@ -35,6 +35,9 @@
 //  * cudaMalloc'd memory and dynamic shared memory are filled with 0xff bytes
 //    (NaN for float/double, -1 for integers), as GPU memory is not zeroed.
 //  * Atomics are real (GCC __atomic builtins, relaxed order, as on a GPU).
+//  * Two blocks of a launch changing one byte of cudaMalloc'd memory, not
+//    both with an atomic, are reported and abort the program (a lost update
+//    on a GPU, where the blocks run at the same time): cross_block_check.h.
 #ifndef CGP_CUDA_EMULATION
 #define CGP_CUDA_EMULATION 1
 
@@ -52,6 +55,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -122,8 +126,12 @@ enum cudaLimit {
 };
 
 // ---------------------------------------------------------------------------
-// Emulation machinery.
+// Emulation machinery. (The standard headers cross_block_check.h includes
+// are all included above, before the qualifier macros.)
+#include "cross_block_check.h"
+
 namespace cgp_emu {
+
 namespace detail {
 
 [[noreturn]] inline void fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -182,10 +190,34 @@ struct Block {
   }
 };
 
+// One CUDA thread's own record of the block it runs: its atomics on tracked
+// memory (for the cross-block check). Only the thread writes it while the
+// block runs, so recording adds no synchronisation that would hide a race
+// from ThreadSanitizer; the launching thread reads it after the block.
+struct alignas(64) ThreadRecord {
+  AtomicLog atomics;
+  const std::vector<Allocation>* tracked = nullptr;  // the launch's, by address
+  bool log_atomics = false;                          // whether the check runs
+};
+
 inline thread_local Block* tl_block = nullptr;
 inline thread_local unsigned tl_tid = 0;
 inline thread_local void* tl_dynamic_shared = nullptr;
+inline thread_local ThreadRecord* tl_record = nullptr;
 inline cudaError_t last_error = cudaSuccess;  // host side only
+
+// Logs an atomic on the `bytes` bytes at p if they are tracked memory and
+// the cross-block check runs. Outside a kernel (host code) it does nothing.
+inline void note_atomic(const void* p, std::size_t bytes) {
+  ThreadRecord* r = tl_record;
+  if (!r || !r->log_atomics) return;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  if (find_allocation(*r->tracked, a)) r->atomics.add(a, bytes);
+}
+template <class T>
+void note_atomic(const T* p) {
+  note_atomic(p, sizeof(T));
+}
 
 inline Block& current_block(const char* what) {
   if (!tl_block) fail("%s called outside a kernel", what);
@@ -402,13 +434,28 @@ inline bool valid_config(dim3 g, dim3 b) {
 // the launching thread). Otherwise a thread that finished early and went
 // back to wait would order the bodies of the threads that start after it,
 // and ThreadSanitizer would miss the races between them.
-inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
+//
+// After each block, the launching thread gives the threads' atomics to the
+// cross-block check.
+inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
                      const std::function<void()>& body) {
+  const dim3 grid = launch.grid, block = launch.block;
   if (!valid_config(grid, block)) {
     last_error = cudaErrorInvalidConfiguration;
     return;
   }
   const unsigned n = block.x * block.y * block.z;
+  const unsigned long long blocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
+  const std::vector<Allocation> tracked = TrackedMemory::instance().list();
+  std::unique_ptr<CrossBlockCheck> check;
+  if (CrossBlockCheck::enabled() && CrossBlockCheck::applies(blocks))
+    check.reset(new CrossBlockCheck(launch, tracked));
+  std::vector<ThreadRecord> records(n);
+  for (ThreadRecord& r : records) {
+    r.tracked = &tracked;
+    r.log_atomics = check != nullptr;
+  }
+  std::vector<ByteRange> atomics;
   std::vector<std::max_align_t> dyn((shared_bytes + sizeof(std::max_align_t) - 1) /
                                     sizeof(std::max_align_t));
   // One thread's signal to run a block (or to quit).
@@ -424,7 +471,8 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
     std::condition_variable cv;
     std::atomic<unsigned> finished{0};  // threads done with the current block
   } done;
-  auto worker = [&signals, &done, &body, &dyn, grid, block, n](unsigned t) {
+  auto worker = [&signals, &done, &body, &dyn, &records, grid, block, n](unsigned t) {
+    tl_record = &records[t];
     StartSignal& signal = signals[t];
     unsigned long seen = 0;
     for (;;) {
@@ -435,7 +483,7 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
         seen = signal.round;
         b = signal.block;
       }
-      if (!b) return;
+      if (!b) break;
       tl_block = b;
       tl_tid = t;
       tl_dynamic_shared = dyn.empty() ? nullptr : dyn.data();
@@ -451,6 +499,7 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
         done.cv.notify_one();
       }
     }
+    tl_record = nullptr;
   };
   unsigned long round = 0;
   auto start_all = [&signals, &round, n](Block* b) {
@@ -473,16 +522,28 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
       fail("cannot start thread %u of a block of %u: %s", t, n, e.what());
     }
   }
+  unsigned long long ordinal = 0;
   for (unsigned bz = 0; bz < grid.z; ++bz)
     for (unsigned by = 0; by < grid.y; ++by)
-      for (unsigned bx = 0; bx < grid.x; ++bx) {
+      for (unsigned bx = 0; bx < grid.x; ++bx, ++ordinal) {
         if (!dyn.empty()) std::memset(dyn.data(), 0xff, dyn.size() * sizeof(std::max_align_t));
         Block b(n);
         b.idx = uint3{bx, by, bz};
         done.finished = 0;
         start_all(&b);
-        std::unique_lock<std::mutex> lk(done.m);
-        done.cv.wait(lk, [&] { return done.finished.load(std::memory_order_acquire) == n; });
+        {
+          std::unique_lock<std::mutex> lk(done.m);
+          done.cv.wait(lk, [&] { return done.finished.load(std::memory_order_acquire) == n; });
+        }
+        for (ThreadRecord& r : records) {
+          atomics.insert(atomics.end(), r.atomics.ranges().begin(), r.atomics.ranges().end());
+          r.atomics.clear();
+        }
+        if (check) {
+          merge_ranges(atomics);
+          check->block_done(ordinal, atomics, ordinal + 1 == blocks);
+        }
+        atomics.clear();
       }
   start_all(nullptr);
   for (std::thread& th : threads) th.join();
@@ -492,12 +553,22 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
 
 // Runs kernel<<<grid, block, shared_bytes>>>(args...) and returns when it has
 // finished. The arguments are converted to the kernel's parameter types once;
-// every thread gets them by value.
+// every thread gets them by value. `kernel_name` (may be null) is for the
+// emulation's reports.
 template <class... P, class... A>
-void launch(dim3 grid, dim3 block, std::size_t shared_bytes, void (*kernel)(P...), A&&... args) {
+void launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t shared_bytes,
+            void (*kernel)(P...), A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "cgp_emu::launch: wrong number of kernel arguments");
   const std::tuple<std::decay_t<P>...> converted{std::forward<A>(args)...};
-  detail::run_grid(grid, block, shared_bytes, [&] { std::apply(kernel, converted); });
+  const detail::LaunchDescription description{kernel_name, grid, block,
+                                              detail::pointer_parameters(converted)};
+  detail::run_grid(description, shared_bytes, [&] { std::apply(kernel, converted); });
+}
+
+template <class... P, class... A>
+void launch(dim3 grid, dim3 block, std::size_t shared_bytes, void (*kernel)(P...), A&&... args) {
+  launch(static_cast<const char*>(nullptr), grid, block, shared_bytes, kernel,
+         std::forward<A>(args)...);
 }
 
 template <class... P, class... A>
@@ -574,33 +645,43 @@ inline int __all_sync(unsigned mask, int pred) {
 }
 
 // ---------------------------------------------------------------------------
-// Atomics (return the old value).
+// Atomics (return the old value). Each one logs the bytes it touches
+// (note_atomic) for the cross-block check.
 inline float atomicAdd(float* p, float v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](float o) { return o + v; });
 }
 inline double atomicAdd(double* p, double v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](double o) { return o + v; });
-}
-inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicAdd(unsigned* p, unsigned v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicSub(unsigned* p, unsigned v) {
-  return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
 }
 // Overloads, not templates, so that literals convert as in CUDA
 // (atomicCAS(unsigned_ptr, 0, 1)).
+#define CGP_EMU_ATOMIC_ADD_SUB(T)                                       \
+  inline T atomicAdd(T* p, T v) {                                       \
+    cgp_emu::detail::note_atomic(p);                                    \
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                  \
+  }                                                                     \
+  inline T atomicSub(T* p, T v) {                                       \
+    cgp_emu::detail::note_atomic(p);                                    \
+    return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                  \
+  }
+CGP_EMU_ATOMIC_ADD_SUB(int)
+CGP_EMU_ATOMIC_ADD_SUB(unsigned)
+#undef CGP_EMU_ATOMIC_ADD_SUB
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+  cgp_emu::detail::note_atomic(p);
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 #define CGP_EMU_ATOMIC_EXCH_CAS(T)                                                             \
   inline T atomicExch(T* p, T v) {                                                             \
+    cgp_emu::detail::note_atomic(p);                                                           \
     T old;                                                                                     \
     __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                                          \
     return old;                                                                                \
   }                                                                                            \
   inline T atomicCAS(T* p, T compare, T val) {                                                 \
+    cgp_emu::detail::note_atomic(p);                                                           \
     __atomic_compare_exchange(p, &compare, &val, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
     return compare; /* the old value, whether or not it was swapped */                         \
   }
@@ -609,36 +690,70 @@ CGP_EMU_ATOMIC_EXCH_CAS(unsigned)
 CGP_EMU_ATOMIC_EXCH_CAS(unsigned long long)
 #undef CGP_EMU_ATOMIC_EXCH_CAS
 inline float atomicExch(float* p, float v) {
+  cgp_emu::detail::note_atomic(p);
   float old;
   __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
   return old;
 }
 #define CGP_EMU_ATOMIC_INT_OPS(T)                                                         \
   inline T atomicMax(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
     return cgp_emu::detail::cas_loop(p, [v](T o) { return o < v ? v : o; });             \
   }                                                                                       \
   inline T atomicMin(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
     return cgp_emu::detail::cas_loop(p, [v](T o) { return v < o ? v : o; });             \
   }                                                                                       \
-  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }    \
-  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }      \
-  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }
+  inline T atomicAnd(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                                    \
+  }                                                                                       \
+  inline T atomicOr(T* p, T v) {                                                          \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                                     \
+  }                                                                                       \
+  inline T atomicXor(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                                    \
+  }
 CGP_EMU_ATOMIC_INT_OPS(int)
 CGP_EMU_ATOMIC_INT_OPS(unsigned)
 CGP_EMU_ATOMIC_INT_OPS(long long)
 CGP_EMU_ATOMIC_INT_OPS(unsigned long long)
 #undef CGP_EMU_ATOMIC_INT_OPS
 inline unsigned atomicInc(unsigned* p, unsigned v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](unsigned o) { return o >= v ? 0u : o + 1; });
 }
 inline unsigned atomicDec(unsigned* p, unsigned v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
 }
 // The scoped variants: one block runs at a time, so all scopes are the same.
-template <class T, class V>
-T atomicAdd_block(T* p, V v) { return atomicAdd(p, static_cast<T>(v)); }
-template <class T, class V>
-T atomicAdd_system(T* p, V v) { return atomicAdd(p, static_cast<T>(v)); }
+#define CGP_EMU_SCOPED_ATOMIC(op)                                    \
+  template <class T, class V>                                        \
+  T op##_block(T* p, V v) { return op(p, static_cast<T>(v)); }       \
+  template <class T, class V>                                        \
+  T op##_system(T* p, V v) { return op(p, static_cast<T>(v)); }
+CGP_EMU_SCOPED_ATOMIC(atomicAdd)
+CGP_EMU_SCOPED_ATOMIC(atomicSub)
+CGP_EMU_SCOPED_ATOMIC(atomicExch)
+CGP_EMU_SCOPED_ATOMIC(atomicMax)
+CGP_EMU_SCOPED_ATOMIC(atomicMin)
+CGP_EMU_SCOPED_ATOMIC(atomicAnd)
+CGP_EMU_SCOPED_ATOMIC(atomicOr)
+CGP_EMU_SCOPED_ATOMIC(atomicXor)
+CGP_EMU_SCOPED_ATOMIC(atomicInc)
+CGP_EMU_SCOPED_ATOMIC(atomicDec)
+#undef CGP_EMU_SCOPED_ATOMIC
+template <class T, class C, class V>
+T atomicCAS_block(T* p, C compare, V val) {
+  return atomicCAS(p, static_cast<T>(compare), static_cast<T>(val));
+}
+template <class T, class C, class V>
+T atomicCAS_system(T* p, C compare, V val) {
+  return atomicCAS(p, static_cast<T>(compare), static_cast<T>(val));
+}
 
 // ---------------------------------------------------------------------------
 // Loads, bit operations, device math not in <cmath>.
@@ -702,12 +817,14 @@ CGP_EMU_MINMAX(double)
 
 // ---------------------------------------------------------------------------
 // Host runtime API. Device memory is host memory; device malloc/free and
-// printf are the C ones.
+// printf are the C ones. cudaMalloc'd memory is tracked until cudaFree, for
+// the cross-block check.
 inline cudaError_t cudaMalloc(void** p, std::size_t bytes) {
   if (!p) return cudaErrorInvalidValue;
   *p = std::malloc(bytes ? bytes : 1);
   if (!*p) return cgp_emu::detail::last_error = cudaErrorMemoryAllocation;
   std::memset(*p, 0xff, bytes);  // GPU memory is not zeroed
+  cgp_emu::detail::TrackedMemory::instance().add(*p, bytes);
   return cudaSuccess;
 }
 template <class T>
@@ -719,6 +836,7 @@ cudaError_t cudaMallocManaged(T** p, std::size_t bytes, unsigned = 1) {
   return cudaMalloc(reinterpret_cast<void**>(p), bytes);
 }
 inline cudaError_t cudaFree(void* p) {
+  if (p) cgp_emu::detail::TrackedMemory::instance().remove(p);
   std::free(p);
   return cudaSuccess;
 }

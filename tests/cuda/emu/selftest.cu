@@ -9,6 +9,11 @@
 //                         emulation must report it and abort)
 //   selftest --deadlock   thread 0 waits in __syncthreads while its warp
 //                         waits for it in a shuffle (reported, aborts)
+//   selftest --cross-block-race    one thread of each of two blocks adds
+//                         into one element without an atomic (no race within
+//                         a block; the emulation must report it and abort)
+//   selftest --cross-block-mixed   two blocks add with atomicAdd, a third
+//                         plainly (reported, aborts)
 #include "../harness/cuda_check.h"
 
 #include <algorithm>
@@ -159,6 +164,86 @@ __global__ void conversions(long n, double a, const double* x, double* y) { y[n]
 
 // Data race: plain += from every thread (only for --race).
 __global__ void racy_sum(double* total) { *total += 1.0; }
+
+// Thread 0 of the blocks with blockIdx.y == 1 adds into x[3] without an
+// atomic: a race between blocks only (for --cross-block-race).
+__global__ void cross_block_add(double* x) {
+  if (threadIdx.x == 0 && blockIdx.y == 1) x[3] += 1.0;
+}
+
+// Blocks 0 and 1 add with atomicAdd, block 2 plainly, through a pointer the
+// kernel's parameters do not show (for --cross-block-mixed).
+struct Holder {
+  double* target;
+};
+__global__ void cross_block_mixed(Holder h) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x < 2)
+    atomicAdd(h.target, 1.0);
+  else
+    *h.target += 1.0;
+}
+
+// Every block applies every atomic to elements that all blocks share; each
+// call of block b changes its element (the cross-block check must take all
+// of them for atomics). Thread 0 of each block does it, the others add 0.
+template <class T>
+__global__ void shared_int_atomics(T* v) {
+  const T b = static_cast<T>(blockIdx.x + 1);
+  if (threadIdx.x != 0) {
+    atomicOr(&v[2], T(0));
+    return;
+  }
+  atomicMax(&v[0], b);
+  atomicMin(&v[1], T(100) - b);
+  atomicAnd(&v[2], static_cast<T>(~(T(1) << b)));
+  atomicOr(&v[3], static_cast<T>(T(1) << b));
+  atomicXor(&v[4], static_cast<T>(T(1) << b));
+  atomicMax_block(&v[5], b);
+  atomicMin_system(&v[6], T(100) - b);
+  atomicOr_block(&v[7], static_cast<T>(T(1) << b));
+}
+
+__global__ void shared_other_atomics(int* i, unsigned* u, unsigned long long* ull, float* f,
+                                     double* d) {
+  if (threadIdx.x != 0) return;
+  const unsigned b = blockIdx.x + 1;
+  atomicSub(&i[0], 2);
+  atomicSub(&u[0], 2u);
+  atomicExch(&i[1], static_cast<int>(b));
+  atomicExch(&u[1], b);
+  atomicExch(&ull[0], 1ull << (32 + b));
+  atomicExch(&f[0], 0.5f * b);
+  atomicCAS(&i[2], static_cast<int>(b) - 1, static_cast<int>(b));  // blocks in order: swaps
+  atomicCAS(&u[2], b - 1, b);
+  atomicCAS(&ull[1], b - 1ull, static_cast<unsigned long long>(b));
+  atomicInc(&u[3], 1000u);
+  atomicDec(&u[4], 1000u);
+  atomicAdd(&f[1], 0.25f);
+  atomicAdd(&d[0], 0.5);
+  atomicAdd_block(&d[1], 1.0);
+  atomicAdd_system(&ull[2], 3ull);
+  atomicSub_block(&i[3], 1);
+  atomicExch_system(&i[4], static_cast<int>(b));
+  atomicCAS_block(&u[5], b - 1, b);
+  atomicInc_system(&u[6], 1000u);
+  atomicDec_block(&u[7], 1000u);
+  atomicXor_system(&u[8], 1u << b);
+  atomicAnd_system(&u[9], ~(1u << b));
+}
+
+// Each block writes elements of its own, interleaved with other blocks'
+// (bytes next to each other in memory); block 2 alone writes flag[0] while
+// every block adds into flag[1] with atomicAdd.
+__global__ void own_elements(unsigned char* bytes, double* values, double* flag) {
+  const unsigned b = blockIdx.x, g = gridDim.x;
+  for (unsigned i = threadIdx.x; i < 64; i += blockDim.x) {
+    bytes[i * g + b] = static_cast<unsigned char>(b + 1);
+    values[i * g + b] = b + 0.5 * i;
+  }
+  if (threadIdx.x == 0 && b == 2) flag[0] = 5.0;
+  atomicAdd(&flag[1], 1.0);
+}
 
 // Lanes 16..31 return, then the rest shuffle with a full mask (for --bad-warp).
 __global__ void bad_warp(int* out) {
@@ -340,6 +425,67 @@ void test_launch_forms() {
   check("last error cleared", cudaGetLastError() == cudaSuccess);
 }
 
+// Blocks that share elements only through atomics, or write elements of
+// their own: the cross-block check must stay silent (it would abort).
+template <class T>
+void test_int_atomics_across_blocks(const char* name) {
+  const T ones = static_cast<T>(~T(0));
+  DeviceArray<T> v(std::vector<T>{0, 100, ones, 0, 0, 0, 100, 0});
+  CGP_LAUNCH(shared_int_atomics<T>, kGrid, kBlock, v.get());
+  CGP_CUDA_SYNC_CHECK();
+  const T bits = 0x1e;  // bits 1..4, one per block
+  check_close(std::string("Max/Min/And/Or/Xor (_block, _system) from every block, ") + name,
+              v.download(),
+              std::vector<T>{4, 96, static_cast<T>(~bits), bits, bits, 4, 96, bits}, 0.0);
+}
+
+void test_cross_block_clean() {
+  test_int_atomics_across_blocks<int>("int");
+  test_int_atomics_across_blocks<unsigned>("unsigned");
+  test_int_atomics_across_blocks<long long>("long long");
+  test_int_atomics_across_blocks<unsigned long long>("unsigned long long");
+
+  std::vector<unsigned> u0(10, 0);
+  u0[9] = 0xffffffffu;
+  DeviceArray<int> i(5);
+  DeviceArray<unsigned> u(u0);
+  DeviceArray<unsigned long long> ull(3);
+  DeviceArray<float> f(2);
+  DeviceArray<double> d(2);
+  CGP_LAUNCH(shared_other_atomics, kGrid, kBlock, i.get(), u.get(), ull.get(), f.get(), d.get());
+  CGP_CUDA_SYNC_CHECK();
+  check_close("Sub/Exch/CAS (_block, _system) from every block, int", i.download(),
+              std::vector<int>{-8, 4, 4, -4, 4}, 0.0);
+  check_close("Sub/Exch/CAS/Inc/Dec/Xor/And (_block, _system) from every block, unsigned",
+              u.download(),
+              std::vector<unsigned>{0u - 8u, 4, 4, 4, 997, 4, 4, 997, 0x1e, ~0x1eu}, 0.0);
+  const std::vector<unsigned long long> got_ull = ull.download();
+  check("Exch/CAS/Add_system from every block, unsigned long long",
+        got_ull == std::vector<unsigned long long>{1ull << 36, 4, 12});
+  check_close("Exch/Add from every block, float", f.download(), std::vector<float>{2.0f, 1.0f},
+              0.0);
+  check_close("Add/Add_block from every block, double", d.download(),
+              std::vector<double>{2.0, 4.0}, 0.0);
+
+  const unsigned per_block = 64;
+  DeviceArray<unsigned char> bytes(per_block * kGrid);
+  DeviceArray<double> values(per_block * kGrid), flag(2);
+  CGP_LAUNCH(own_elements, kGrid, kBlock, bytes.get(), values.get(), flag.get());
+  CGP_CUDA_SYNC_CHECK();
+  std::vector<unsigned char> expect_bytes(per_block * kGrid);
+  std::vector<double> expect_values(per_block * kGrid);
+  for (unsigned k = 0; k < per_block; ++k)
+    for (unsigned b = 0; b < kGrid; ++b) {
+      expect_bytes[k * kGrid + b] = static_cast<unsigned char>(b + 1);
+      expect_values[k * kGrid + b] = b + 0.5 * k;
+    }
+  check_close("blocks write bytes of their own, next to other blocks' bytes", bytes.download(),
+              expect_bytes, 0.0);
+  check_close("blocks write elements of their own", values.download(), expect_values, 0.0);
+  check_close("one block writes plainly what no other block writes", flag.download(),
+              std::vector<double>{5.0, kGrid * kBlock * 1.0}, 0.0);
+}
+
 void test_finite_difference() {
   auto f = [](const std::vector<double>& v) { return std::sin(v[0]) * v[1] * v[1]; };
   const std::vector<double> x{0.3, 1.7};
@@ -356,6 +502,20 @@ int main(int argc, char** argv) {
     CGP_LAUNCH(racy_sum, 1, kBlock, total.get());
     CGP_CUDA_SYNC_CHECK();
     std::printf("racy sum: %g (expected %u without the race)\n", total.download()[0], kBlock);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--cross-block-race") == 0) {
+    DeviceArray<double> x(8);
+    CGP_LAUNCH(cross_block_add, dim3(2, 2, 1), 32, x.get());
+    CGP_CUDA_SYNC_CHECK();
+    std::printf("cross-block sum: %g (expected 2 without the race)\n", x.download()[3]);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--cross-block-mixed") == 0) {
+    DeviceArray<double> x(1);
+    CGP_LAUNCH(cross_block_mixed, 3, 32, Holder{x.get()});
+    CGP_CUDA_SYNC_CHECK();
+    std::printf("cross-block sum: %g (expected 3 without the race)\n", x.download()[0]);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "--bad-warp") == 0) {
@@ -383,6 +543,7 @@ int main(int argc, char** argv) {
   test_atomics();
   test_coords();
   test_launch_forms();
+  test_cross_block_clean();
   test_finite_difference();
   return cgp_cuda_test::finish();
 }
