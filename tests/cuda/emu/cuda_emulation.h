@@ -38,6 +38,8 @@
 //  * Two blocks of a launch changing one byte of cudaMalloc'd memory, not
 //    both with an atomic, are reported and abort the program (a lost update
 //    on a GPU, where the blocks run at the same time): cross_block_check.h.
+//  * Each launch counts what its threads execute (atomics, shuffles, votes,
+//    barriers): cgp_emu::last_launch_counts().
 #ifndef CGP_CUDA_EMULATION
 #define CGP_CUDA_EMULATION 1
 
@@ -132,6 +134,18 @@ enum cudaLimit {
 
 namespace cgp_emu {
 
+// What a launch executed, summed over its threads (each call by each thread
+// counts once).
+struct LaunchCounts {
+  unsigned long long threads = 0;          // threads the launch ran (grid x block)
+  unsigned long long atomics = 0;          // atomic read-modify-write calls executed, all kinds
+  unsigned long long global_atomics = 0;   // those on tracked (cudaMalloc) memory
+  unsigned long long shared_atomics = 0;   // those on any other memory (shared memory, locals)
+  unsigned long long shuffles = 0;         // __shfl_sync/_up/_down/_xor calls
+  unsigned long long votes = 0;            // __ballot_sync, __any_sync, __all_sync, __syncwarp
+  unsigned long long barriers = 0;         // __syncthreads and its _count/_and/_or forms, per thread call
+};
+
 namespace detail {
 
 [[noreturn]] inline void fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -190,11 +204,13 @@ struct Block {
   }
 };
 
-// One CUDA thread's own record of the block it runs: its atomics on tracked
-// memory (for the cross-block check). Only the thread writes it while the
-// block runs, so recording adds no synchronisation that would hide a race
-// from ThreadSanitizer; the launching thread reads it after the block.
+// One CUDA thread's own record of the block it runs: what it executed, and
+// its atomics on tracked memory (for the cross-block check). Only the thread
+// writes it while the block runs, so recording adds no synchronisation that
+// would hide a race from ThreadSanitizer; the launching thread reads it
+// after the block.
 struct alignas(64) ThreadRecord {
+  LaunchCounts counts;
   AtomicLog atomics;
   const std::vector<Allocation>* tracked = nullptr;  // the launch's, by address
   bool log_atomics = false;                          // whether the check runs
@@ -205,14 +221,21 @@ inline thread_local unsigned tl_tid = 0;
 inline thread_local void* tl_dynamic_shared = nullptr;
 inline thread_local ThreadRecord* tl_record = nullptr;
 inline cudaError_t last_error = cudaSuccess;  // host side only
+inline LaunchCounts last_counts;              // host side only
 
-// Logs an atomic on the `bytes` bytes at p if they are tracked memory and
-// the cross-block check runs. Outside a kernel (host code) it does nothing.
+// Counts an atomic on the `bytes` bytes at p, and logs it if they are
+// tracked memory. Outside a kernel (host code) it does nothing.
 inline void note_atomic(const void* p, std::size_t bytes) {
   ThreadRecord* r = tl_record;
-  if (!r || !r->log_atomics) return;
+  if (!r) return;
+  ++r->counts.atomics;
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
-  if (find_allocation(*r->tracked, a)) r->atomics.add(a, bytes);
+  if (find_allocation(*r->tracked, a)) {
+    ++r->counts.global_atomics;
+    if (r->log_atomics) r->atomics.add(a, bytes);
+  } else {
+    ++r->counts.shared_atomics;
+  }
 }
 template <class T>
 void note_atomic(const T* p) {
@@ -267,6 +290,7 @@ inline void release_barrier(Block& b, unsigned waiting) {
 // (and, through *count, the number of threads that took part).
 inline int barrier(const char* what, int pred, int* count) {
   Block& b = current_block(what);
+  ++tl_record->counts.barriers;
   std::unique_lock<std::mutex> lk(b.m);
   b.acc += pred ? 1 : 0;
   ++b.arrived;
@@ -298,9 +322,11 @@ inline void thread_exit(Block& b, unsigned tid) {
 
 // The rendezvous of a warp collective: deposits v, waits for every lane of
 // mask, copies all deposited values to out. Returns the effective mask.
-inline unsigned warp_collective(const char* what, unsigned mask, std::uint64_t v,
-                                std::uint64_t out[32]) {
+// `counter`: the count of LaunchCounts that the call adds 1 to.
+inline unsigned warp_collective(const char* what, unsigned long long LaunchCounts::*counter,
+                                unsigned mask, std::uint64_t v, std::uint64_t out[32]) {
   Block& b = current_block(what);
+  ++(tl_record->counts.*counter);
   const unsigned tid = tl_tid, lane = tid % 32, bit = 1u << lane;
   std::unique_lock<std::mutex> lk(b.m);
   Warp& w = b.warps[tid / 32];
@@ -391,7 +417,7 @@ template <class T>
 T shuffle(const char* what, Shfl mode, unsigned mask, T var, long long b, int width) {
   std::uint64_t vals[32];
   const unsigned lane = tl_tid % 32;
-  const unsigned m = warp_collective(what, mask, to_bits(var), vals);
+  const unsigned m = warp_collective(what, &LaunchCounts::shuffles, mask, to_bits(var), vals);
   const unsigned src = shfl_source(mode, lane, b, width);
   if (!(m & (1u << src))) return var;  // source not taking part: own value
   return from_bits<T>(vals[src]);
@@ -399,7 +425,7 @@ T shuffle(const char* what, Shfl mode, unsigned mask, T var, long long b, int wi
 
 inline unsigned vote(const char* what, unsigned mask, int pred) {
   std::uint64_t vals[32];
-  const unsigned m = warp_collective(what, mask, pred ? 1 : 0, vals);
+  const unsigned m = warp_collective(what, &LaunchCounts::votes, mask, pred ? 1 : 0, vals);
   unsigned r = 0;
   for (unsigned l = 0; l < 32; ++l)
     if ((m & (1u << l)) && vals[l]) r |= 1u << l;
@@ -424,6 +450,16 @@ inline bool valid_config(dim3 g, dim3 b) {
   return static_cast<unsigned long long>(b.x) * b.y * b.z <= 1024;
 }
 
+inline void add_counts(LaunchCounts& into, const LaunchCounts& c) {
+  into.threads += c.threads;
+  into.atomics += c.atomics;
+  into.global_atomics += c.global_atomics;
+  into.shared_atomics += c.shared_atomics;
+  into.shuffles += c.shuffles;
+  into.votes += c.votes;
+  into.barriers += c.barriers;
+}
+
 // Runs body() once per CUDA thread, block after block. A launch starts one
 // std::thread per thread of a block and reuses them for every block (starting
 // threads is the expensive part, ten times so under TSan); a block starts
@@ -435,8 +471,9 @@ inline bool valid_config(dim3 g, dim3 b) {
 // back to wait would order the bodies of the threads that start after it,
 // and ThreadSanitizer would miss the races between them.
 //
-// After each block, the launching thread gives the threads' atomics to the
-// cross-block check.
+// After each block, the launching thread sums the threads' counts and gives
+// their atomics to the cross-block check; at the end, the sums become
+// last_counts.
 inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
                      const std::function<void()>& body) {
   const dim3 grid = launch.grid, block = launch.block;
@@ -455,6 +492,7 @@ inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
     r.tracked = &tracked;
     r.log_atomics = check != nullptr;
   }
+  LaunchCounts total;
   std::vector<ByteRange> atomics;
   std::vector<std::max_align_t> dyn((shared_bytes + sizeof(std::max_align_t) - 1) /
                                     sizeof(std::max_align_t));
@@ -536,6 +574,8 @@ inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
           done.cv.wait(lk, [&] { return done.finished.load(std::memory_order_acquire) == n; });
         }
         for (ThreadRecord& r : records) {
+          add_counts(total, r.counts);
+          r.counts = LaunchCounts{};
           atomics.insert(atomics.end(), r.atomics.ranges().begin(), r.atomics.ranges().end());
           r.atomics.clear();
         }
@@ -545,6 +585,8 @@ inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
         }
         atomics.clear();
       }
+  total.threads = blocks * n;
+  last_counts = total;
   start_all(nullptr);
   for (std::thread& th : threads) th.join();
 }
@@ -575,6 +617,10 @@ template <class... P, class... A>
 void launch(dim3 grid, dim3 block, void (*kernel)(P...), A&&... args) {
   launch(grid, block, std::size_t(0), kernel, std::forward<A>(args)...);
 }
+
+// What the most recent launch that ran executed (a launch refused for its
+// configuration leaves it as it was).
+inline LaunchCounts last_launch_counts() { return detail::last_counts; }
 
 // A kernel's dynamic shared memory (the sharedBytes of its launch), filled
 // with 0xff bytes at the start of each block. See CGP_DYNAMIC_SHARED in
@@ -608,7 +654,7 @@ inline unsigned __activemask() {
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
   std::uint64_t vals[32];
-  cgp_emu::detail::warp_collective("__syncwarp", mask, 0, vals);
+  cgp_emu::detail::warp_collective("__syncwarp", &cgp_emu::LaunchCounts::votes, mask, 0, vals);
 }
 template <class T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32) {
@@ -638,15 +684,16 @@ inline int __any_sync(unsigned mask, int pred) {
 }
 inline int __all_sync(unsigned mask, int pred) {
   std::uint64_t vals[32];
-  const unsigned m = cgp_emu::detail::warp_collective("__all_sync", mask, pred ? 1 : 0, vals);
+  const unsigned m = cgp_emu::detail::warp_collective("__all_sync", &cgp_emu::LaunchCounts::votes,
+                                                      mask, pred ? 1 : 0, vals);
   for (unsigned l = 0; l < 32; ++l)
     if ((m & (1u << l)) && !vals[l]) return 0;
   return 1;
 }
 
 // ---------------------------------------------------------------------------
-// Atomics (return the old value). Each one logs the bytes it touches
-// (note_atomic) for the cross-block check.
+// Atomics (return the old value). Each one counts itself and logs the bytes
+// it touches (note_atomic) for the cross-block check.
 inline float atomicAdd(float* p, float v) {
   cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](float o) { return o + v; });

@@ -486,6 +486,57 @@ void test_cross_block_clean() {
               std::vector<double>{5.0, kGrid * kBlock * 1.0}, 0.0);
 }
 
+#ifdef CGP_CUDA_EMULATION
+// Known numbers of calls per thread (for the launch counts): 2 atomics (one
+// on global, one on shared memory), 4 shuffles, 4 votes, 1 barrier, and one
+// more for the threads below 48 (the others return before it).
+__global__ void counted(double* total, int* out) {
+  __shared__ int s[1];
+  const unsigned full = 0xffffffffu, lane = threadIdx.x % 32;
+  atomicAdd(total, 1.0);
+  atomicAdd(&s[0], 1);
+  int v = __shfl_xor_sync(full, static_cast<int>(lane), 1) +
+          __shfl_down_sync(full, static_cast<int>(lane), 1) +
+          __shfl_up_sync(full, static_cast<int>(lane), 1) + __shfl_sync(full, static_cast<int>(lane), 0);
+  v += __ballot_sync(full, 1) != 0;
+  v += __any_sync(full, 1) + __all_sync(full, 1);
+  __syncwarp();
+  __syncthreads();
+  if (threadIdx.x >= 48) return;
+  v += __syncthreads_count(1);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// cgp_emu::last_launch_counts() after launches with known calls per thread.
+void test_launch_counts() {
+  const unsigned grid = 3, block = 64, threads = grid * block, below48 = grid * 48;
+  DeviceArray<double> total(1);
+  DeviceArray<int> out(threads);
+  CGP_LAUNCH(counted, grid, block, total.get(), out.get());
+  CGP_CUDA_SYNC_CHECK();
+  const cgp_emu::LaunchCounts c = cgp_emu::last_launch_counts();
+  check_close("counts: threads", c.threads, threads, 0.0);
+  check_close("counts: atomics", c.atomics, 2.0 * threads, 0.0);
+  check_close("counts: atomics on global memory", c.global_atomics, threads, 0.0);
+  check_close("counts: atomics on shared memory", c.shared_atomics, threads, 0.0);
+  check_close("counts: shuffles", c.shuffles, 4.0 * threads, 0.0);
+  check_close("counts: votes", c.votes, 4.0 * threads, 0.0);
+  check_close("counts: barriers", c.barriers, threads + below48, 0.0);
+  check_close("counts: the global atomics ran", total.download()[0], threads, 0.0);
+
+  DeviceArray<double> x(std::vector<double>(100, 1.0)), y(100);
+  CGP_LAUNCH(saxpy, 2, 32, 100, 2.0, x.get(), y.get());
+  CGP_CUDA_SYNC_CHECK();
+  const cgp_emu::LaunchCounts s = cgp_emu::last_launch_counts();
+  check("counts of the next launch (no atomics, shuffles, votes, barriers)",
+        s.threads == 64 && s.atomics == 0 && s.global_atomics == 0 && s.shared_atomics == 0 &&
+            s.shuffles == 0 && s.votes == 0 && s.barriers == 0);
+  CGP_LAUNCH(counted, 1, 2048, total.get(), out.get());  // refused: too many threads
+  check("refused launch reported", cudaGetLastError() == cudaErrorInvalidConfiguration);
+  check("a refused launch leaves the counts", cgp_emu::last_launch_counts().threads == 64);
+}
+#endif
+
 void test_finite_difference() {
   auto f = [](const std::vector<double>& v) { return std::sin(v[0]) * v[1] * v[1]; };
   const std::vector<double> x{0.3, 1.7};
@@ -544,6 +595,9 @@ int main(int argc, char** argv) {
   test_coords();
   test_launch_forms();
   test_cross_block_clean();
+#ifdef CGP_CUDA_EMULATION
+  test_launch_counts();
+#endif
   test_finite_difference();
   return cgp_cuda_test::finish();
 }
