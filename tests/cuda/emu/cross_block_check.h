@@ -12,9 +12,10 @@
 //  * before a launch's first block the tracked memory is copied (the
 //    snapshot); after each block, the bytes that differ from the snapshot
 //    are those the block changed, and the snapshot takes their new values;
-//  * each thread logs the tracked bytes its atomics touch (AtomicLog); at the
-//    block's end the logs are merged, and a changed byte that they cover is
-//    an atomic change, any other a plain one;
+//  * each thread logs the tracked bytes its atomics touch (AtomicLog; not
+//    those of block scope, atomic*_block, which are atomic among the block's
+//    threads only); at the block's end the logs are merged, and a changed
+//    byte that they cover is an atomic change, any other a plain one;
 //  * a shadow of 4 bytes per byte, made for an allocation when a block of
 //    the launch first changes it, keeps the first block that changed each
 //    byte and how. A second block changing the byte, when either change is
@@ -315,7 +316,8 @@ class CrossBlockCheck {
     describe_byte(memory, c.offset);
     std::fprintf(stderr,
                  "cgp_emu:   block (%u,%u,%u) changed it with %s, block (%u,%u,%u) with %s (plain: "
-                 "no atomic of the block covers the byte)\n",
+                 "no atomic of the block covers the byte, other than atomic*_block ones, which are "
+                 "atomic within their block only)\n",
                  earlier.x, earlier.y, earlier.z, how(c.first & 1u), later.x, later.y, later.z,
                  how(c.plain));
     std::fprintf(stderr,

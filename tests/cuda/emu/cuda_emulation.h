@@ -214,6 +214,7 @@ struct alignas(64) ThreadRecord {
   AtomicLog atomics;
   const std::vector<Allocation>* tracked = nullptr;  // the launch's, by address
   bool log_atomics = false;                          // whether the check runs
+  bool block_scope = false;  // in an atomic*_block: atomic within the block only
 };
 
 inline thread_local Block* tl_block = nullptr;
@@ -224,7 +225,9 @@ inline cudaError_t last_error = cudaSuccess;  // host side only
 inline LaunchCounts last_counts;              // host side only
 
 // Counts an atomic on the `bytes` bytes at p, and logs it if they are
-// tracked memory. Outside a kernel (host code) it does nothing.
+// tracked memory, unless it is of block scope: that one is atomic only
+// among the threads of its block, so for the cross-block check it is a
+// plain write. Outside a kernel (host code) it does nothing.
 inline void note_atomic(const void* p, std::size_t bytes) {
   ThreadRecord* r = tl_record;
   if (!r) return;
@@ -232,7 +235,7 @@ inline void note_atomic(const void* p, std::size_t bytes) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   if (find_allocation(*r->tracked, a)) {
     ++r->counts.global_atomics;
-    if (r->log_atomics) r->atomics.add(a, bytes);
+    if (r->log_atomics && !r->block_scope) r->atomics.add(a, bytes);
   } else {
     ++r->counts.shared_atomics;
   }
@@ -241,6 +244,22 @@ template <class T>
 void note_atomic(const T* p) {
   note_atomic(p, sizeof(T));
 }
+
+// Marks the atomics of its lifetime as of block scope (atomic*_block).
+class BlockScopeAtomic {
+ public:
+  BlockScopeAtomic() : r_(tl_record) {
+    if (r_) r_->block_scope = true;
+  }
+  ~BlockScopeAtomic() {
+    if (r_) r_->block_scope = false;
+  }
+  BlockScopeAtomic(const BlockScopeAtomic&) = delete;
+  BlockScopeAtomic& operator=(const BlockScopeAtomic&) = delete;
+
+ private:
+  ThreadRecord* r_;
+};
 
 inline Block& current_block(const char* what) {
   if (!tl_block) fail("%s called outside a kernel", what);
@@ -776,10 +795,16 @@ inline unsigned atomicDec(unsigned* p, unsigned v) {
   cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
 }
-// The scoped variants: one block runs at a time, so all scopes are the same.
+// The scoped variants. _system is the same as no suffix here (one device, no
+// host threads in a launch). _block is atomic among the threads of the block
+// only: the same operation, but for the cross-block check a plain write
+// (two blocks adding into one element with atomicAdd_block race on a GPU).
 #define CGP_EMU_SCOPED_ATOMIC(op)                                    \
   template <class T, class V>                                        \
-  T op##_block(T* p, V v) { return op(p, static_cast<T>(v)); }       \
+  T op##_block(T* p, V v) {                                          \
+    cgp_emu::detail::BlockScopeAtomic scope;                         \
+    return op(p, static_cast<T>(v));                                 \
+  }                                                                  \
   template <class T, class V>                                        \
   T op##_system(T* p, V v) { return op(p, static_cast<T>(v)); }
 CGP_EMU_SCOPED_ATOMIC(atomicAdd)
@@ -795,6 +820,7 @@ CGP_EMU_SCOPED_ATOMIC(atomicDec)
 #undef CGP_EMU_SCOPED_ATOMIC
 template <class T, class C, class V>
 T atomicCAS_block(T* p, C compare, V val) {
+  cgp_emu::detail::BlockScopeAtomic scope;
   return atomicCAS(p, static_cast<T>(compare), static_cast<T>(val));
 }
 template <class T, class C, class V>

@@ -4,7 +4,8 @@
 #     share elements only through atomics, which the cross-block check must
 #     not report), and the emulation must report (and abort on) a bad warp
 #     mask, a deadlock and two blocks changing one element, not both with an
-#     atomic (the report naming the blocks, the element and the plain write);
+#     atomic of device scope (the report naming the blocks, the element and
+#     the plain write);
 #     with CGP_EMU_CROSS_BLOCK=0 the cross-block race runs to its end;
 #  2. with -fsanitize=thread: a normal run must be race-free, `--race` (a race
 #     within one block) must be reported (exit status 66);
@@ -57,6 +58,10 @@ if emu_build "$tmp/selftest"; then
     'blocks (0,0,0) and (2,0,0)' \
     'no parameter of the kernel points into the allocation; the byte is in element 0 of 8-byte' \
     'block (0,0,0) changed it with an atomic, block (2,0,0) with a plain write'
+  expect_abort "$tmp/selftest" --cross-block-scope \
+    'blocks (0,0,0) and (1,0,0)' \
+    'block (0,0,0) changed it with a plain write, block (1,0,0) with a plain write' \
+    'other than atomic*_block ones'
   if CGP_EMU_CROSS_BLOCK=0 timeout 300 "$tmp/selftest" --cross-block-race >"$tmp/off.log" 2>&1; then
     echo "CGP_EMU_CROSS_BLOCK=0: the cross-block race runs unreported, as it must"
   else

@@ -14,6 +14,8 @@
 //                         a block; the emulation must report it and abort)
 //   selftest --cross-block-mixed   two blocks add with atomicAdd, a third
 //                         plainly (reported, aborts)
+//   selftest --cross-block-scope   two blocks add with atomicAdd_block, which
+//                         is atomic within a block only (reported, aborts)
 #include "../harness/cuda_check.h"
 
 #include <algorithm>
@@ -184,9 +186,11 @@ __global__ void cross_block_mixed(Holder h) {
     *h.target += 1.0;
 }
 
-// Every block applies every atomic to elements that all blocks share; each
-// call of block b changes its element (the cross-block check must take all
-// of them for atomics). Thread 0 of each block does it, the others add 0.
+// Every block applies every atomic (of device or system scope) to elements
+// that all blocks share; each call of block b changes its element (the
+// cross-block check must take all of them for atomics). Thread 0 of each
+// block does it, the others or 0 in. The results do not depend on the order
+// of the blocks.
 template <class T>
 __global__ void shared_int_atomics(T* v) {
   const T b = static_cast<T>(blockIdx.x + 1);
@@ -199,9 +203,20 @@ __global__ void shared_int_atomics(T* v) {
   atomicAnd(&v[2], static_cast<T>(~(T(1) << b)));
   atomicOr(&v[3], static_cast<T>(T(1) << b));
   atomicXor(&v[4], static_cast<T>(T(1) << b));
-  atomicMax_block(&v[5], b);
+  atomicMax_system(&v[5], b);
   atomicMin_system(&v[6], T(100) - b);
-  atomicOr_block(&v[7], static_cast<T>(T(1) << b));
+  atomicOr_system(&v[7], static_cast<T>(T(1) << b));
+}
+
+// Adds 1 to *p with a loop of atomicCAS (atomicCAS_system if `system`).
+template <class T>
+__device__ void cas_add_one(T* p, bool system) {
+  T old = atomicAdd(p, T(0)), assumed;
+  do {
+    assumed = old;
+    old = system ? atomicCAS_system(p, assumed, static_cast<T>(assumed + 1))
+                 : atomicCAS(p, assumed, static_cast<T>(assumed + 1));
+  } while (old != assumed);
 }
 
 __global__ void shared_other_atomics(int* i, unsigned* u, unsigned long long* ull, float* f,
@@ -214,22 +229,49 @@ __global__ void shared_other_atomics(int* i, unsigned* u, unsigned long long* ul
   atomicExch(&u[1], b);
   atomicExch(&ull[0], 1ull << (32 + b));
   atomicExch(&f[0], 0.5f * b);
-  atomicCAS(&i[2], static_cast<int>(b) - 1, static_cast<int>(b));  // blocks in order: swaps
-  atomicCAS(&u[2], b - 1, b);
-  atomicCAS(&ull[1], b - 1ull, static_cast<unsigned long long>(b));
+  cas_add_one(&i[2], false);
+  cas_add_one(&u[2], false);
+  cas_add_one(&ull[1], false);
   atomicInc(&u[3], 1000u);
   atomicDec(&u[4], 1000u);
   atomicAdd(&f[1], 0.25f);
   atomicAdd(&d[0], 0.5);
-  atomicAdd_block(&d[1], 1.0);
+  atomicAdd_system(&d[1], 1.0);
   atomicAdd_system(&ull[2], 3ull);
-  atomicSub_block(&i[3], 1);
+  atomicSub_system(&i[3], 1);
   atomicExch_system(&i[4], static_cast<int>(b));
-  atomicCAS_block(&u[5], b - 1, b);
+  cas_add_one(&u[5], true);
   atomicInc_system(&u[6], 1000u);
-  atomicDec_block(&u[7], 1000u);
+  atomicDec_system(&u[7], 1000u);
   atomicXor_system(&u[8], 1u << b);
   atomicAnd_system(&u[9], ~(1u << b));
+}
+
+// Atomics of block scope (atomic among the threads of a block only), every
+// thread of block b on elements of b's own.
+__global__ void block_scope_atomics(int* i, unsigned* u, unsigned long long* ull, double* d) {
+  const unsigned b = blockIdx.x, t = threadIdx.x;
+  atomicAdd_block(&d[b], 1.0);
+  atomicAdd_block(&ull[b], 2ull);
+  atomicSub_block(&i[3 * b], 1);
+  atomicMax_block(&i[3 * b + 1], static_cast<int>(t));
+  atomicMin_block(&i[3 * b + 2], -static_cast<int>(t));
+  atomicInc_block(&u[6 * b], 1000u);
+  atomicDec_block(&u[6 * b + 1], 1000u);
+  atomicOr_block(&u[6 * b + 2], 1u << (t % 32));
+  atomicAnd_block(&u[6 * b + 3], ~(1u << (t % 32)));
+  atomicXor_block(&u[6 * b + 4], 1u << (t % 32));
+  atomicExch_block(&u[6 * b + 5], t);
+  unsigned long long assumed;
+  do {
+    assumed = atomicAdd(&ull[b], 0ull);
+  } while (atomicCAS_block(&ull[b], assumed, assumed + 1) != assumed);
+}
+
+// Two blocks add into one element with atomics of block scope (for
+// --cross-block-scope: on a GPU they race).
+__global__ void cross_block_scope(double* x) {
+  if (threadIdx.x == 0) atomicAdd_block(x, 1.0);
 }
 
 // Each block writes elements of its own, interleaved with other blocks'
@@ -454,18 +496,56 @@ void test_cross_block_clean() {
   DeviceArray<double> d(2);
   CGP_LAUNCH(shared_other_atomics, kGrid, kBlock, i.get(), u.get(), ull.get(), f.get(), d.get());
   CGP_CUDA_SYNC_CHECK();
-  check_close("Sub/Exch/CAS (_block, _system) from every block, int", i.download(),
-              std::vector<int>{-8, 4, 4, -4, 4}, 0.0);
-  check_close("Sub/Exch/CAS/Inc/Dec/Xor/And (_block, _system) from every block, unsigned",
-              u.download(),
-              std::vector<unsigned>{0u - 8u, 4, 4, 4, 997, 4, 4, 997, 0x1e, ~0x1eu}, 0.0);
-  const std::vector<unsigned long long> got_ull = ull.download();
+  // atomicExch leaves the value of whichever block came last: any block's.
+  std::vector<int> got_i = i.download();
+  const bool i_exch = got_i[1] >= 1 && got_i[1] <= 4 && got_i[4] >= 1 && got_i[4] <= 4;
+  got_i[1] = got_i[4] = 0;
+  check("Sub/Exch/CAS (_system) from every block, int",
+        i_exch && got_i == std::vector<int>{-8, 0, 4, -4, 0});
+  std::vector<unsigned> got_u = u.download();
+  const bool u_exch = got_u[1] >= 1 && got_u[1] <= 4;
+  got_u[1] = 0;
+  check("Sub/Exch/CAS/Inc/Dec/Xor/And (_system) from every block, unsigned",
+        u_exch && got_u == std::vector<unsigned>{0u - 8u, 0, 4, 4, 997, 4, 4, 997, 0x1e, ~0x1eu});
+  std::vector<unsigned long long> got_ull = ull.download();
+  const unsigned long long e = got_ull[0];
+  const bool ull_exch = e == 1ull << 33 || e == 1ull << 34 || e == 1ull << 35 || e == 1ull << 36;
+  got_ull[0] = 0;
   check("Exch/CAS/Add_system from every block, unsigned long long",
-        got_ull == std::vector<unsigned long long>{1ull << 36, 4, 12});
-  check_close("Exch/Add from every block, float", f.download(), std::vector<float>{2.0f, 1.0f},
-              0.0);
-  check_close("Add/Add_block from every block, double", d.download(),
+        ull_exch && got_ull == std::vector<unsigned long long>{0, 4, 12});
+  const std::vector<float> got_f = f.download();
+  check("Exch/Add from every block, float", (got_f[0] == 0.5f || got_f[0] == 1.0f ||
+                                             got_f[0] == 1.5f || got_f[0] == 2.0f) &&
+                                                got_f[1] == 1.0f);
+  check_close("Add/Add_system from every block, double", d.download(),
               std::vector<double>{2.0, 4.0}, 0.0);
+
+  DeviceArray<int> bi(3 * kGrid);
+  DeviceArray<unsigned> bu(std::vector<unsigned>(6 * kGrid, 0xf0000000u));
+  DeviceArray<unsigned long long> bull(kGrid);
+  DeviceArray<double> bd(kGrid);
+  CGP_LAUNCH(block_scope_atomics, kGrid, kBlock, bi.get(), bu.get(), bull.get(), bd.get());
+  CGP_CUDA_SYNC_CHECK();
+  std::vector<int> expect_i;
+  std::vector<unsigned> got_bu = bu.download(), expect_u;
+  std::vector<unsigned long long> expect_ull;
+  bool exch = true;
+  for (unsigned b = 0; b < kGrid; ++b) {
+    expect_i.insert(expect_i.end(), {-static_cast<int>(kBlock), static_cast<int>(kBlock) - 1,
+                                     -static_cast<int>(kBlock) + 1});
+    // Inc from 0xf0000000 (>= 1000) wraps to 0 then counts; Dec from above 1000 restarts at 1000.
+    expect_u.insert(expect_u.end(), {kBlock - 1, 1000 - (kBlock - 1), 0xffffffffu, 0u,
+                                     0xf0000000u, 0});
+    exch = exch && got_bu[6 * b + 5] < kBlock;
+    got_bu[6 * b + 5] = 0;
+    expect_ull.push_back(3ull * kBlock);
+  }
+  check_close("atomic*_block, each block on its own elements, int", bi.download(), expect_i, 0.0);
+  check_close("atomic*_block, each block on its own elements, unsigned", got_bu, expect_u, 0.0);
+  check("atomicExch_block", exch);
+  check("atomicAdd_block/atomicCAS_block, unsigned long long", bull.download() == expect_ull);
+  check_close("atomicAdd_block, double", bd.download(), std::vector<double>(kGrid, kBlock * 1.0),
+              0.0);
 
   const unsigned per_block = 64;
   DeviceArray<unsigned char> bytes(per_block * kGrid);
@@ -560,6 +640,13 @@ int main(int argc, char** argv) {
     CGP_LAUNCH(cross_block_add, dim3(2, 2, 1), 32, x.get());
     CGP_CUDA_SYNC_CHECK();
     std::printf("cross-block sum: %g (expected 2 without the race)\n", x.download()[3]);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "--cross-block-scope") == 0) {
+    DeviceArray<double> x(1);
+    CGP_LAUNCH(cross_block_scope, 2, 32, x.get());
+    CGP_CUDA_SYNC_CHECK();
+    std::printf("cross-block sum: %g (expected 2 without the race)\n", x.download()[0]);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "--cross-block-mixed") == 0) {
