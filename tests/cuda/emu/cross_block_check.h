@@ -36,7 +36,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <tuple>
@@ -64,26 +63,28 @@ class TrackedMemory {
     return *memory;
   }
   void add(const void* p, std::size_t bytes) {
+    if (!bytes) return;  // nothing to watch
+    const Allocation a{reinterpret_cast<std::uintptr_t>(p), bytes};
     std::lock_guard<std::mutex> lk(m_);
-    live_[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+    live_.insert(std::upper_bound(live_.begin(), live_.end(), a, by_address), a);
   }
   void remove(const void* p) {
+    const Allocation a{reinterpret_cast<std::uintptr_t>(p), 0};
     std::lock_guard<std::mutex> lk(m_);
-    live_.erase(reinterpret_cast<std::uintptr_t>(p));
+    auto it = std::lower_bound(live_.begin(), live_.end(), a, by_address);
+    if (it != live_.end() && it->base == a.base) live_.erase(it);
   }
   // By address.
   std::vector<Allocation> list() const {
     std::lock_guard<std::mutex> lk(m_);
-    std::vector<Allocation> out;
-    out.reserve(live_.size());
-    for (const auto& [base, bytes] : live_)
-      if (bytes) out.push_back(Allocation{base, bytes});
-    return out;
+    return live_;
   }
 
  private:
+  static bool by_address(const Allocation& x, const Allocation& y) { return x.base < y.base; }
+
   mutable std::mutex m_;
-  std::map<std::uintptr_t, std::size_t> live_;
+  std::vector<Allocation> live_;  // by address
 };
 
 // The allocation of `list` (sorted by address) that holds address a, or null.
