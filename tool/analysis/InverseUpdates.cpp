@@ -56,15 +56,16 @@ private:
   }
 
   void consider(const StmtRef &s) {
-    if (s->assignOp != AssignOp::Add && s->assignOp != AssignOp::Sub)
-      return;
     const ExprRef &lhs = s->lhs;
     if (lhs->kind != ExprKind::VarRef || !lhs->var->isScalar() ||
         lhs->var->elem.kind != ScalarType::Integer || lhs->var->origin == Var::Global ||
-        s->value->type.kind != ScalarType::Integer || countedSteps_.count(s.get()))
+        countedSteps_.count(s.get()))
+      return;
+    ExprRef step = updateStep(s);
+    if (!step || step->type.kind != ScalarType::Integer)
       return;
     std::vector<Var *> operands;
-    if (!stable(s->value, lhs->var, operands))
+    if (!stable(step, lhs->var, operands))
       return;
     std::sort(operands.begin(), operands.end(), VarLess());
     operands.erase(std::unique(operands.begin(), operands.end()), operands.end());
@@ -90,6 +91,8 @@ private:
     case ExprKind::Select:
     case ExprKind::Cast:
       break;
+    case ExprKind::Opaque: // a runtime constant (blockDim.x): the same all along
+      return e->calleeName.empty() && e->operands.empty();
     default: // calls, math functions, tape pops, runtime objects
       return false;
     }
@@ -115,7 +118,52 @@ private:
   std::vector<const Var *> indices_; // counted loops around the statement visited
 };
 
+const ExprRef &withoutIntegerCasts(const ExprRef &e) {
+  if (e->kind == ExprKind::Cast && e->type.kind == ScalarType::Integer &&
+      e->operands[0]->type.kind == ScalarType::Integer)
+    return withoutIntegerCasts(e->operands[0]);
+  return e;
+}
+
+bool isVar(const ExprRef &e, const Var *v) {
+  const ExprRef &x = withoutIntegerCasts(e);
+  return x->kind == ExprKind::VarRef && x->var == v;
+}
+
+/// Rebuilds `e` (`v + s`, `s + v` or `v - s` under integer conversions)
+/// with the opposite step: `v - s`, `v - s`, `v + s`.
+ExprRef undoStep(const ExprRef &e, const Var *v) {
+  if (e->kind == ExprKind::Cast)
+    return cast(e->type, undoStep(e->operands[0], v), e->implicitCast);
+  const ExprRef &a = e->operands[0], &b = e->operands[1];
+  if (e->binaryOp == BinaryOp::Sub)
+    return binary(BinaryOp::Add, a, b);
+  return isVar(a, v) ? binary(BinaryOp::Sub, a, b) : binary(BinaryOp::Sub, b, a);
+}
+
 } // namespace
+
+ExprRef updateStep(const StmtRef &s) {
+  if (s->kind != StmtKind::Assign || s->lhs->kind != ExprKind::VarRef)
+    return nullptr;
+  const Var *v = s->lhs->var;
+  if (s->assignOp == AssignOp::Add || s->assignOp == AssignOp::Sub)
+    return s->value;
+  if (s->assignOp != AssignOp::Set)
+    return nullptr;
+  // v = v + s, v = s + v, v = v - s, through integer conversions (int += unsigned)
+  const ExprRef &e = withoutIntegerCasts(s->value);
+  if (e->kind != ExprKind::Binary || e->type.kind != ScalarType::Integer)
+    return nullptr;
+  const ExprRef &a = e->operands[0], &b = e->operands[1];
+  if (e->binaryOp == BinaryOp::Add && isVar(a, v))
+    return b;
+  if (e->binaryOp == BinaryOp::Add && isVar(b, v))
+    return a;
+  if (e->binaryOp == BinaryOp::Sub && isVar(a, v))
+    return b;
+  return nullptr;
+}
 
 InverseUpdates findInverseUpdates(const Function &f) {
   InverseUpdates out;
@@ -124,8 +172,11 @@ InverseUpdates findInverseUpdates(const Function &f) {
 }
 
 StmtRef inverseUpdate(const StmtRef &update) {
-  StmtRef inverse = assign(update->lhs, update->value,
-                           update->assignOp == AssignOp::Add ? AssignOp::Sub : AssignOp::Add);
+  StmtRef inverse =
+      update->assignOp == AssignOp::Set
+          ? assign(update->lhs, undoStep(update->value, update->lhs->var))
+          : assign(update->lhs, update->value,
+                   update->assignOp == AssignOp::Add ? AssignOp::Sub : AssignOp::Add);
   inverse->pos = update->pos;
   return inverse;
 }
