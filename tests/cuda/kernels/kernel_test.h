@@ -5,7 +5,8 @@
 // Each test program runs in one of these modes (its first argument):
 //   (none) or PATH   the checks; with PATH, the gradient's bits are written there
 //                    (dump_bits), for the RUN lines to compare strategies with cmp
-//   --races          only the gradient launches (for ThreadSanitizer)
+//   --races          only the gradient launches, two into the same adjoints (for
+//                    ThreadSanitizer)
 //   --time           the checks, then TIME lines (tests/cuda/run_on_gpu.sh, bench/cuda)
 //   --counts         COUNTS lines (bench/cuda): per kernel launched, the emulation's counts
 //                    of the primal's and of the gradient's launch

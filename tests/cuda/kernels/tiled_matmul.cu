@@ -14,7 +14,6 @@
 // RUN: %cxx %cxxflags %cuda-emulation -I%S %t/cgp/tiled_matmul.cgp.cu -o %t/emu -pthread %ldflags
 // RUN: %t/emu %t/cgp.dump
 // RUN: %t/emu --time | FileCheck %s --check-prefix=TIME
-// RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 // RUN: %cxx %cxxflags %cuda-emulation -I%S %t/store-all/tiled_matmul.cgp.cu -o %t/emu-store-all -pthread %ldflags
 // RUN: %t/emu-store-all %t/store-all.dump
 // RUN: %cxx %cxxflags %cuda-emulation -I%S %t/budget/tiled_matmul.cgp.cu -o %t/emu-budget -pthread %ldflags
@@ -25,6 +24,7 @@
 // RUN: %t/emu-tsan --races
 // RUN: %nvcc-compile %t/cgp/tiled_matmul.cgp.cu -I%S
 // RUN: %nvcc-compile %t/budget/tiled_matmul.cgp.cu -I%S
+// RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME matmul_tiled_grad
 // COUNTS: COUNTS matmul_tiled 1024
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
   };
 
   if (opt.mode == Mode::Races) {
-    gradient(1);
+    gradient(2);
     return cgp_cuda_test::finish();
   }
   if (opt.mode == Mode::Counts) {
