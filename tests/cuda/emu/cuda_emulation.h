@@ -35,6 +35,11 @@
 //  * cudaMalloc'd memory and dynamic shared memory are filled with 0xff bytes
 //    (NaN for float/double, -1 for integers), as GPU memory is not zeroed.
 //  * Atomics are real (GCC __atomic builtins, relaxed order, as on a GPU).
+//  * Two blocks of a launch changing one byte of cudaMalloc'd memory, not
+//    both with an atomic, are reported and abort the program (a lost update
+//    on a GPU, where the blocks run at the same time): cross_block_check.h.
+//  * Each launch counts what its threads execute (atomics, shuffles, votes,
+//    barriers): cgp_emu::last_launch_counts().
 #ifndef CGP_CUDA_EMULATION
 #define CGP_CUDA_EMULATION 1
 
@@ -52,6 +57,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -122,8 +128,24 @@ enum cudaLimit {
 };
 
 // ---------------------------------------------------------------------------
-// Emulation machinery.
+// Emulation machinery. (The standard headers cross_block_check.h includes
+// are all included above, before the qualifier macros.)
+#include "cross_block_check.h"
+
 namespace cgp_emu {
+
+// What a launch executed, summed over its threads (each call by each thread
+// counts once).
+struct LaunchCounts {
+  unsigned long long threads = 0;          // threads the launch ran (grid x block)
+  unsigned long long atomics = 0;          // atomic read-modify-write calls executed, all kinds
+  unsigned long long global_atomics = 0;   // those on tracked (cudaMalloc) memory
+  unsigned long long shared_atomics = 0;   // those on any other memory (shared memory, locals)
+  unsigned long long shuffles = 0;         // __shfl_sync/_up/_down/_xor calls
+  unsigned long long votes = 0;            // __ballot_sync, __any_sync, __all_sync, __syncwarp
+  unsigned long long barriers = 0;         // __syncthreads and its _count/_and/_or forms, per thread call
+};
+
 namespace detail {
 
 [[noreturn]] inline void fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -182,10 +204,62 @@ struct Block {
   }
 };
 
+// One CUDA thread's own record of the block it runs: what it executed, and
+// its atomics on tracked memory (for the cross-block check). Only the thread
+// writes it while the block runs, so recording adds no synchronisation that
+// would hide a race from ThreadSanitizer; the launching thread reads it
+// after the block.
+struct alignas(64) ThreadRecord {
+  LaunchCounts counts;
+  AtomicLog atomics;
+  const std::vector<Allocation>* tracked = nullptr;  // the launch's, by address
+  bool log_atomics = false;                          // whether the check runs
+  bool block_scope = false;  // in an atomic*_block: atomic within the block only
+};
+
 inline thread_local Block* tl_block = nullptr;
 inline thread_local unsigned tl_tid = 0;
 inline thread_local void* tl_dynamic_shared = nullptr;
+inline thread_local ThreadRecord* tl_record = nullptr;
 inline cudaError_t last_error = cudaSuccess;  // host side only
+inline LaunchCounts last_counts;              // host side only
+
+// Counts an atomic on the `bytes` bytes at p, and logs it if they are
+// tracked memory, unless it is of block scope: that one is atomic only
+// among the threads of its block, so for the cross-block check it is a
+// plain write. Outside a kernel (host code) it does nothing.
+inline void note_atomic(const void* p, std::size_t bytes) {
+  ThreadRecord* r = tl_record;
+  if (!r) return;
+  ++r->counts.atomics;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  if (find_allocation(*r->tracked, a)) {
+    ++r->counts.global_atomics;
+    if (r->log_atomics && !r->block_scope) r->atomics.add(a, bytes);
+  } else {
+    ++r->counts.shared_atomics;
+  }
+}
+template <class T>
+void note_atomic(const T* p) {
+  note_atomic(p, sizeof(T));
+}
+
+// Marks the atomics of its lifetime as of block scope (atomic*_block).
+class BlockScopeAtomic {
+ public:
+  BlockScopeAtomic() : r_(tl_record) {
+    if (r_) r_->block_scope = true;
+  }
+  ~BlockScopeAtomic() {
+    if (r_) r_->block_scope = false;
+  }
+  BlockScopeAtomic(const BlockScopeAtomic&) = delete;
+  BlockScopeAtomic& operator=(const BlockScopeAtomic&) = delete;
+
+ private:
+  ThreadRecord* r_;
+};
 
 inline Block& current_block(const char* what) {
   if (!tl_block) fail("%s called outside a kernel", what);
@@ -235,6 +309,7 @@ inline void release_barrier(Block& b, unsigned waiting) {
 // (and, through *count, the number of threads that took part).
 inline int barrier(const char* what, int pred, int* count) {
   Block& b = current_block(what);
+  ++tl_record->counts.barriers;
   std::unique_lock<std::mutex> lk(b.m);
   b.acc += pred ? 1 : 0;
   ++b.arrived;
@@ -266,9 +341,11 @@ inline void thread_exit(Block& b, unsigned tid) {
 
 // The rendezvous of a warp collective: deposits v, waits for every lane of
 // mask, copies all deposited values to out. Returns the effective mask.
-inline unsigned warp_collective(const char* what, unsigned mask, std::uint64_t v,
-                                std::uint64_t out[32]) {
+// `counter`: the count of LaunchCounts that the call adds 1 to.
+inline unsigned warp_collective(const char* what, unsigned long long LaunchCounts::*counter,
+                                unsigned mask, std::uint64_t v, std::uint64_t out[32]) {
   Block& b = current_block(what);
+  ++(tl_record->counts.*counter);
   const unsigned tid = tl_tid, lane = tid % 32, bit = 1u << lane;
   std::unique_lock<std::mutex> lk(b.m);
   Warp& w = b.warps[tid / 32];
@@ -359,7 +436,7 @@ template <class T>
 T shuffle(const char* what, Shfl mode, unsigned mask, T var, long long b, int width) {
   std::uint64_t vals[32];
   const unsigned lane = tl_tid % 32;
-  const unsigned m = warp_collective(what, mask, to_bits(var), vals);
+  const unsigned m = warp_collective(what, &LaunchCounts::shuffles, mask, to_bits(var), vals);
   const unsigned src = shfl_source(mode, lane, b, width);
   if (!(m & (1u << src))) return var;  // source not taking part: own value
   return from_bits<T>(vals[src]);
@@ -367,7 +444,7 @@ T shuffle(const char* what, Shfl mode, unsigned mask, T var, long long b, int wi
 
 inline unsigned vote(const char* what, unsigned mask, int pred) {
   std::uint64_t vals[32];
-  const unsigned m = warp_collective(what, mask, pred ? 1 : 0, vals);
+  const unsigned m = warp_collective(what, &LaunchCounts::votes, mask, pred ? 1 : 0, vals);
   unsigned r = 0;
   for (unsigned l = 0; l < 32; ++l)
     if ((m & (1u << l)) && vals[l]) r |= 1u << l;
@@ -392,41 +469,78 @@ inline bool valid_config(dim3 g, dim3 b) {
   return static_cast<unsigned long long>(b.x) * b.y * b.z <= 1024;
 }
 
+inline void add_counts(LaunchCounts& into, const LaunchCounts& c) {
+  into.threads += c.threads;
+  into.atomics += c.atomics;
+  into.global_atomics += c.global_atomics;
+  into.shared_atomics += c.shared_atomics;
+  into.shuffles += c.shuffles;
+  into.votes += c.votes;
+  into.barriers += c.barriers;
+}
+
 // Runs body() once per CUDA thread, block after block. A launch starts one
 // std::thread per thread of a block and reuses them for every block (starting
 // threads is the expensive part, ten times so under TSan); a block starts
-// when the previous one has finished. A thread that finishes a block takes
-// no lock that another thread of the block still has to take before its
-// body runs (it counts itself done with an atomic; only the last one wakes
-// the launching thread): otherwise ThreadSanitizer would see the threads'
-// bodies as ordered, and miss the races between them.
-inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
+// when the previous one has finished. No thread of a block takes a lock that
+// another thread of the block takes before its body runs: each waits for the
+// start of a block on a mutex of its own, which only the launching thread
+// also takes, and counts itself done with an atomic (only the last one wakes
+// the launching thread). Otherwise a thread that finished early and went
+// back to wait would order the bodies of the threads that start after it,
+// and ThreadSanitizer would miss the races between them.
+//
+// After each block, the launching thread sums the threads' counts and gives
+// their atomics to the cross-block check; at the end, the sums become
+// last_counts.
+inline void run_grid(const LaunchDescription& launch, std::size_t shared_bytes,
                      const std::function<void()>& body) {
+  const dim3 grid = launch.grid, block = launch.block;
   if (!valid_config(grid, block)) {
     last_error = cudaErrorInvalidConfiguration;
     return;
   }
   const unsigned n = block.x * block.y * block.z;
+  const unsigned long long blocks = static_cast<unsigned long long>(grid.x) * grid.y * grid.z;
+  const std::vector<Allocation> tracked = TrackedMemory::instance().list();
+  std::unique_ptr<CrossBlockCheck> check;
+  if (CrossBlockCheck::enabled() && CrossBlockCheck::applies(blocks))
+    check.reset(new CrossBlockCheck(launch, tracked));
+  std::vector<ThreadRecord> records(n);
+  for (ThreadRecord& r : records) {
+    r.tracked = &tracked;
+    r.log_atomics = check != nullptr;
+  }
+  LaunchCounts total;
+  std::vector<ByteRange> atomics;
   std::vector<std::max_align_t> dyn((shared_bytes + sizeof(std::max_align_t) - 1) /
                                     sizeof(std::max_align_t));
+  // One thread's signal to run a block (or to quit).
+  struct StartSignal {
+    std::mutex m;
+    std::condition_variable cv;
+    unsigned long round = 0;  // bumped to start a block (or to quit)
+    Block* block = nullptr;   // null: quit
+  };
+  std::unique_ptr<StartSignal[]> signals(new StartSignal[n]);
   struct {
     std::mutex m;
-    std::condition_variable start, done;
-    unsigned long round = 0;  // bumped to start a block (or to quit)
-    std::atomic<unsigned> finished{0}; // threads done with the current block
-    Block* current = nullptr; // null: quit
-  } pool;
-  auto worker = [&pool, &body, &dyn, grid, block, n](unsigned t) {
+    std::condition_variable cv;
+    std::atomic<unsigned> finished{0};  // threads done with the current block
+  } done;
+  auto worker = [&signals, &done, &body, &dyn, &records, grid, block, n](unsigned t) {
+    tl_record = &records[t];
+    StartSignal& signal = signals[t];
     unsigned long seen = 0;
     for (;;) {
       Block* b;
       {
-        std::unique_lock<std::mutex> lk(pool.m);
-        pool.start.wait(lk, [&] { return pool.round != seen; });
-        seen = pool.round;
-        b = pool.current;
+        std::unique_lock<std::mutex> lk(signal.m);
+        signal.cv.wait(lk, [&] { return signal.round != seen; });
+        seen = signal.round;
+        b = signal.block;
       }
-      if (!b) return;
+      if (!b) break;
       tl_block = b;
       tl_tid = t;
       tl_dynamic_shared = dyn.empty() ? nullptr : dyn.data();
@@ -437,10 +551,23 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
       body();
       thread_exit(*b, t);
       tl_block = nullptr;
-      if (pool.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
-        std::lock_guard<std::mutex> lk(pool.m);
-        pool.done.notify_one();
+      if (done.finished.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+        std::lock_guard<std::mutex> lk(done.m);
+        done.cv.notify_one();
       }
+    }
+    tl_record = nullptr;
+  };
+  unsigned long round = 0;
+  auto start_all = [&signals, &round, n](Block* b) {
+    ++round;
+    for (unsigned t = 0; t < n; ++t) {
+      {
+        std::lock_guard<std::mutex> lk(signals[t].m);
+        signals[t].round = round;
+        signals[t].block = b;
+      }
+      signals[t].cv.notify_one();
     }
   };
   std::vector<std::thread> threads;
@@ -452,25 +579,34 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
       fail("cannot start thread %u of a block of %u: %s", t, n, e.what());
     }
   }
+  unsigned long long ordinal = 0;
   for (unsigned bz = 0; bz < grid.z; ++bz)
     for (unsigned by = 0; by < grid.y; ++by)
-      for (unsigned bx = 0; bx < grid.x; ++bx) {
+      for (unsigned bx = 0; bx < grid.x; ++bx, ++ordinal) {
         if (!dyn.empty()) std::memset(dyn.data(), 0xff, dyn.size() * sizeof(std::max_align_t));
         Block b(n);
         b.idx = uint3{bx, by, bz};
-        std::unique_lock<std::mutex> lk(pool.m);
-        pool.current = &b;
-        pool.finished = 0;
-        ++pool.round;
-        pool.start.notify_all();
-        pool.done.wait(lk, [&] { return pool.finished.load(std::memory_order_acquire) == n; });
+        done.finished = 0;
+        start_all(&b);
+        {
+          std::unique_lock<std::mutex> lk(done.m);
+          done.cv.wait(lk, [&] { return done.finished.load(std::memory_order_acquire) == n; });
+        }
+        for (ThreadRecord& r : records) {
+          add_counts(total, r.counts);
+          r.counts = LaunchCounts{};
+          atomics.insert(atomics.end(), r.atomics.ranges().begin(), r.atomics.ranges().end());
+          r.atomics.clear();
+        }
+        if (check) {
+          merge_ranges(atomics);
+          check->block_done(ordinal, atomics, ordinal + 1 == blocks);
+        }
+        atomics.clear();
       }
-  {
-    std::lock_guard<std::mutex> lk(pool.m);
-    pool.current = nullptr;
-    ++pool.round;
-    pool.start.notify_all();
-  }
+  total.threads = blocks * n;
+  last_counts = total;
+  start_all(nullptr);
   for (std::thread& th : threads) th.join();
 }
 
@@ -478,18 +614,32 @@ inline void run_grid(dim3 grid, dim3 block, std::size_t shared_bytes,
 
 // Runs kernel<<<grid, block, shared_bytes>>>(args...) and returns when it has
 // finished. The arguments are converted to the kernel's parameter types once;
-// every thread gets them by value.
+// every thread gets them by value. `kernel_name` (may be null) is for the
+// emulation's reports.
 template <class... P, class... A>
-void launch(dim3 grid, dim3 block, std::size_t shared_bytes, void (*kernel)(P...), A&&... args) {
+void launch(const char* kernel_name, dim3 grid, dim3 block, std::size_t shared_bytes,
+            void (*kernel)(P...), A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "cgp_emu::launch: wrong number of kernel arguments");
   const std::tuple<std::decay_t<P>...> converted{std::forward<A>(args)...};
-  detail::run_grid(grid, block, shared_bytes, [&] { std::apply(kernel, converted); });
+  const detail::LaunchDescription description{kernel_name, grid, block,
+                                              detail::pointer_parameters(converted)};
+  detail::run_grid(description, shared_bytes, [&] { std::apply(kernel, converted); });
+}
+
+template <class... P, class... A>
+void launch(dim3 grid, dim3 block, std::size_t shared_bytes, void (*kernel)(P...), A&&... args) {
+  launch(static_cast<const char*>(nullptr), grid, block, shared_bytes, kernel,
+         std::forward<A>(args)...);
 }
 
 template <class... P, class... A>
 void launch(dim3 grid, dim3 block, void (*kernel)(P...), A&&... args) {
   launch(grid, block, std::size_t(0), kernel, std::forward<A>(args)...);
 }
+
+// What the most recent launch that ran executed (a launch refused for its
+// configuration leaves it as it was).
+inline LaunchCounts last_launch_counts() { return detail::last_counts; }
 
 // A kernel's dynamic shared memory (the sharedBytes of its launch), filled
 // with 0xff bytes at the start of each block. See CGP_DYNAMIC_SHARED in
@@ -523,7 +673,7 @@ inline unsigned __activemask() {
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) {
   std::uint64_t vals[32];
-  cgp_emu::detail::warp_collective("__syncwarp", mask, 0, vals);
+  cgp_emu::detail::warp_collective("__syncwarp", &cgp_emu::LaunchCounts::votes, mask, 0, vals);
 }
 template <class T>
 T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32) {
@@ -553,40 +703,51 @@ inline int __any_sync(unsigned mask, int pred) {
 }
 inline int __all_sync(unsigned mask, int pred) {
   std::uint64_t vals[32];
-  const unsigned m = cgp_emu::detail::warp_collective("__all_sync", mask, pred ? 1 : 0, vals);
+  const unsigned m = cgp_emu::detail::warp_collective("__all_sync", &cgp_emu::LaunchCounts::votes,
+                                                      mask, pred ? 1 : 0, vals);
   for (unsigned l = 0; l < 32; ++l)
     if ((m & (1u << l)) && !vals[l]) return 0;
   return 1;
 }
 
 // ---------------------------------------------------------------------------
-// Atomics (return the old value).
+// Atomics (return the old value). Each one counts itself and logs the bytes
+// it touches (note_atomic) for the cross-block check.
 inline float atomicAdd(float* p, float v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](float o) { return o + v; });
 }
 inline double atomicAdd(double* p, double v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](double o) { return o + v; });
-}
-inline int atomicAdd(int* p, int v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicAdd(unsigned* p, unsigned v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
-inline unsigned atomicSub(unsigned* p, unsigned v) {
-  return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
 }
 // Overloads, not templates, so that literals convert as in CUDA
 // (atomicCAS(unsigned_ptr, 0, 1)).
+#define CGP_EMU_ATOMIC_ADD_SUB(T)                                       \
+  inline T atomicAdd(T* p, T v) {                                       \
+    cgp_emu::detail::note_atomic(p);                                    \
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                  \
+  }                                                                     \
+  inline T atomicSub(T* p, T v) {                                       \
+    cgp_emu::detail::note_atomic(p);                                    \
+    return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                  \
+  }
+CGP_EMU_ATOMIC_ADD_SUB(int)
+CGP_EMU_ATOMIC_ADD_SUB(unsigned)
+#undef CGP_EMU_ATOMIC_ADD_SUB
+inline unsigned long long atomicAdd(unsigned long long* p, unsigned long long v) {
+  cgp_emu::detail::note_atomic(p);
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
 #define CGP_EMU_ATOMIC_EXCH_CAS(T)                                                             \
   inline T atomicExch(T* p, T v) {                                                             \
+    cgp_emu::detail::note_atomic(p);                                                           \
     T old;                                                                                     \
     __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);                                          \
     return old;                                                                                \
   }                                                                                            \
   inline T atomicCAS(T* p, T compare, T val) {                                                 \
+    cgp_emu::detail::note_atomic(p);                                                           \
     __atomic_compare_exchange(p, &compare, &val, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
     return compare; /* the old value, whether or not it was swapped */                         \
   }
@@ -595,36 +756,77 @@ CGP_EMU_ATOMIC_EXCH_CAS(unsigned)
 CGP_EMU_ATOMIC_EXCH_CAS(unsigned long long)
 #undef CGP_EMU_ATOMIC_EXCH_CAS
 inline float atomicExch(float* p, float v) {
+  cgp_emu::detail::note_atomic(p);
   float old;
   __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
   return old;
 }
 #define CGP_EMU_ATOMIC_INT_OPS(T)                                                         \
   inline T atomicMax(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
     return cgp_emu::detail::cas_loop(p, [v](T o) { return o < v ? v : o; });             \
   }                                                                                       \
   inline T atomicMin(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
     return cgp_emu::detail::cas_loop(p, [v](T o) { return v < o ? v : o; });             \
   }                                                                                       \
-  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }    \
-  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }      \
-  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }
+  inline T atomicAnd(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                                    \
+  }                                                                                       \
+  inline T atomicOr(T* p, T v) {                                                          \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                                     \
+  }                                                                                       \
+  inline T atomicXor(T* p, T v) {                                                         \
+    cgp_emu::detail::note_atomic(p);                                                      \
+    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                                    \
+  }
 CGP_EMU_ATOMIC_INT_OPS(int)
 CGP_EMU_ATOMIC_INT_OPS(unsigned)
 CGP_EMU_ATOMIC_INT_OPS(long long)
 CGP_EMU_ATOMIC_INT_OPS(unsigned long long)
 #undef CGP_EMU_ATOMIC_INT_OPS
 inline unsigned atomicInc(unsigned* p, unsigned v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](unsigned o) { return o >= v ? 0u : o + 1; });
 }
 inline unsigned atomicDec(unsigned* p, unsigned v) {
+  cgp_emu::detail::note_atomic(p);
   return cgp_emu::detail::cas_loop(p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
 }
-// The scoped variants: one block runs at a time, so all scopes are the same.
-template <class T, class V>
-T atomicAdd_block(T* p, V v) { return atomicAdd(p, static_cast<T>(v)); }
-template <class T, class V>
-T atomicAdd_system(T* p, V v) { return atomicAdd(p, static_cast<T>(v)); }
+// The scoped variants. _system is the same as no suffix here (one device, no
+// host threads in a launch). _block is atomic among the threads of the block
+// only: the same operation, but for the cross-block check a plain write
+// (two blocks adding into one element with atomicAdd_block race on a GPU).
+#define CGP_EMU_SCOPED_ATOMIC(op)                                    \
+  template <class T, class V>                                        \
+  T op##_block(T* p, V v) {                                          \
+    cgp_emu::detail::BlockScopeAtomic scope;                         \
+    return op(p, static_cast<T>(v));                                 \
+  }                                                                  \
+  template <class T, class V>                                        \
+  T op##_system(T* p, V v) { return op(p, static_cast<T>(v)); }
+CGP_EMU_SCOPED_ATOMIC(atomicAdd)
+CGP_EMU_SCOPED_ATOMIC(atomicSub)
+CGP_EMU_SCOPED_ATOMIC(atomicExch)
+CGP_EMU_SCOPED_ATOMIC(atomicMax)
+CGP_EMU_SCOPED_ATOMIC(atomicMin)
+CGP_EMU_SCOPED_ATOMIC(atomicAnd)
+CGP_EMU_SCOPED_ATOMIC(atomicOr)
+CGP_EMU_SCOPED_ATOMIC(atomicXor)
+CGP_EMU_SCOPED_ATOMIC(atomicInc)
+CGP_EMU_SCOPED_ATOMIC(atomicDec)
+#undef CGP_EMU_SCOPED_ATOMIC
+template <class T, class C, class V>
+T atomicCAS_block(T* p, C compare, V val) {
+  cgp_emu::detail::BlockScopeAtomic scope;
+  return atomicCAS(p, static_cast<T>(compare), static_cast<T>(val));
+}
+template <class T, class C, class V>
+T atomicCAS_system(T* p, C compare, V val) {
+  return atomicCAS(p, static_cast<T>(compare), static_cast<T>(val));
+}
 
 // ---------------------------------------------------------------------------
 // Loads, bit operations, device math not in <cmath>.
@@ -688,12 +890,14 @@ CGP_EMU_MINMAX(double)
 
 // ---------------------------------------------------------------------------
 // Host runtime API. Device memory is host memory; device malloc/free and
-// printf are the C ones.
+// printf are the C ones. cudaMalloc'd memory is tracked until cudaFree, for
+// the cross-block check.
 inline cudaError_t cudaMalloc(void** p, std::size_t bytes) {
   if (!p) return cudaErrorInvalidValue;
   *p = std::malloc(bytes ? bytes : 1);
   if (!*p) return cgp_emu::detail::last_error = cudaErrorMemoryAllocation;
   std::memset(*p, 0xff, bytes);  // GPU memory is not zeroed
+  cgp_emu::detail::TrackedMemory::instance().add(*p, bytes);
   return cudaSuccess;
 }
 template <class T>
@@ -705,6 +909,7 @@ cudaError_t cudaMallocManaged(T** p, std::size_t bytes, unsigned = 1) {
   return cudaMalloc(reinterpret_cast<void**>(p), bytes);
 }
 inline cudaError_t cudaFree(void* p) {
+  if (p) cgp_emu::detail::TrackedMemory::instance().remove(p);
   std::free(p);
   return cudaSuccess;
 }

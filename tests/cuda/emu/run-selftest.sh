@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds and runs the CUDA emulation selftest (tests/cuda/emu/selftest.cu):
-#  1. g++ under the emulation: every check must pass, and the emulation must
-#     report (and abort on) a bad warp mask and a deadlock;
-#  2. with -fsanitize=thread: a normal run must be race-free, `--race` must be
-#     reported (exit status 66);
+#  1. g++ under the emulation: every check must pass (among them, blocks that
+#     share elements only through atomics, which the cross-block check must
+#     not report), and the emulation must report (and abort on) a bad warp
+#     mask, a deadlock and two blocks changing one element, not both with an
+#     atomic of device scope (the report naming the blocks, the element and
+#     the plain write);
+#     with CGP_EMU_CROSS_BLOCK=0 the cross-block race runs to its end;
+#  2. with -fsanitize=thread: a normal run must be race-free, `--race` (a race
+#     within one block) must be reported (exit status 66);
 #  3. if nvcc is found: compiles the same source for sm_80 and sm_90 (not run).
 # Exit status nonzero on any failure. CXX and NVCC override the compilers.
 set -u
@@ -22,17 +27,21 @@ emu_build() {  # output, extra flags...
     "$here/selftest.cu" -o "$out" -pthread
 }
 
-# Runs a mode that the emulation must refuse: nonzero exit, a cgp_emu: line.
-expect_abort() {  # binary, mode
-  local log="$tmp/abort$2.log"
+# Runs a mode that the emulation must refuse: nonzero exit, a cgp_emu: line,
+# and each further pattern (fixed strings) somewhere in the output.
+expect_abort() {  # binary, mode, patterns...
+  local bin=$1 mode=$2 log="$tmp/abort$2.log" pattern
+  shift 2
   # In a subshell, so that the shell's "Aborted" notice goes to the log too.
-  if (timeout 300 "$1" "$2"; exit $?) >"$log" 2>&1; then
-    bad "selftest $2 exited 0"
+  if (timeout 300 "$bin" "$mode"; exit $?) >"$log" 2>&1; then
+    bad "selftest $mode exited 0"; cat "$log"; return
   elif ! grep -q '^cgp_emu: ' "$log"; then
-    bad "selftest $2 gave no cgp_emu: diagnostic"; cat "$log"
-  else
-    grep -m1 '^cgp_emu: ' "$log"
+    bad "selftest $mode gave no cgp_emu: diagnostic"; cat "$log"; return
   fi
+  for pattern in "$@"; do
+    grep -qF -- "$pattern" "$log" || { bad "selftest $mode: no '$pattern' in"; cat "$log"; return; }
+  done
+  grep -m1 '^cgp_emu: ' "$log"
 }
 
 step "emulation: g++ -O1"
@@ -40,6 +49,24 @@ if emu_build "$tmp/selftest"; then
   timeout 300 "$tmp/selftest" || bad "selftest under the emulation"
   expect_abort "$tmp/selftest" --bad-warp
   expect_abort "$tmp/selftest" --deadlock
+  expect_abort "$tmp/selftest" --cross-block-race \
+    'cross-block race in kernel cross_block_add<<<(2,2,1), (32,1,1)>>>: blocks (0,1,0) and (1,1,0)' \
+    'of a cudaMalloc allocation of 64 bytes' \
+    'in element 3 of parameter 1 of the kernel (8-byte elements)' \
+    'block (0,1,0) changed it with a plain write, block (1,1,0) with a plain write'
+  expect_abort "$tmp/selftest" --cross-block-mixed \
+    'blocks (0,0,0) and (2,0,0)' \
+    'no parameter of the kernel points into the allocation; the byte is in element 0 of 8-byte' \
+    'block (0,0,0) changed it with an atomic, block (2,0,0) with a plain write'
+  expect_abort "$tmp/selftest" --cross-block-scope \
+    'blocks (0,0,0) and (1,0,0)' \
+    'block (0,0,0) changed it with a plain write, block (1,0,0) with a plain write' \
+    'other than atomic*_block ones'
+  if CGP_EMU_CROSS_BLOCK=0 timeout 300 "$tmp/selftest" --cross-block-race >"$tmp/off.log" 2>&1; then
+    echo "CGP_EMU_CROSS_BLOCK=0: the cross-block race runs unreported, as it must"
+  else
+    bad "selftest --cross-block-race with CGP_EMU_CROSS_BLOCK=0"; cat "$tmp/off.log"
+  fi
 else
   bad "building selftest under the emulation"
 fi

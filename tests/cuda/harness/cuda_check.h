@@ -30,25 +30,28 @@
 // The kernel's arguments follow as a call, so that a kernel without
 // parameters needs no special case: CGP_LAUNCH(k, g, b) runs k().
 namespace cgp_emu {
+// The kernel's name goes with it, for the emulation's reports.
 template <class... P>
 struct Launcher {
+  const char* name;
   dim3 grid, block;
   std::size_t shared_bytes;
   void (*kernel)(P...);
   template <class... A>
   void operator()(A&&... args) const {
-    launch(grid, block, shared_bytes, kernel, std::forward<A>(args)...);
+    launch(name, grid, block, shared_bytes, kernel, std::forward<A>(args)...);
   }
 };
 template <class... P>
-Launcher<P...> launcher(dim3 grid, dim3 block, std::size_t shared_bytes, void (*kernel)(P...)) {
-  return Launcher<P...>{grid, block, shared_bytes, kernel};
+Launcher<P...> launcher(const char* name, dim3 grid, dim3 block, std::size_t shared_bytes,
+                        void (*kernel)(P...)) {
+  return Launcher<P...>{name, grid, block, shared_bytes, kernel};
 }
 }  // namespace cgp_emu
 #define CGP_LAUNCH(kernel, grid, block, ...) \
-  cgp_emu::launcher((grid), (block), 0, kernel)(__VA_ARGS__)
+  cgp_emu::launcher(#kernel, (grid), (block), 0, kernel)(__VA_ARGS__)
 #define CGP_LAUNCH_SHARED(kernel, grid, block, bytes, ...) \
-  cgp_emu::launcher((grid), (block), (bytes), kernel)(__VA_ARGS__)
+  cgp_emu::launcher(#kernel, (grid), (block), (bytes), kernel)(__VA_ARGS__)
 #define CGP_DYNAMIC_SHARED(T, name) T* name = static_cast<T*>(cgp_emu::dynamic_shared())
 #endif
 
