@@ -24,7 +24,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME block_sum_grad
-// COUNTS: COUNTS block_sum 384
+// COUNTS: COUNTS block_sum 384 0 0 0 0 0 3072{{$}}
 // COUNTS: COUNTS block_sum_grad 384
 #include <cgp/cgp.h>
 

@@ -25,9 +25,9 @@
 //
 // TIME: TIME scale_grad
 // TIME: TIME affine_grad
-// COUNTS: COUNTS scale 256
+// COUNTS: COUNTS scale 256 0 0 0 0 0 0{{$}}
 // COUNTS: COUNTS scale_grad 256
-// COUNTS: COUNTS affine 256
+// COUNTS: COUNTS affine 256 0 0 0 0 0 0{{$}}
 // COUNTS: COUNTS affine_grad 256
 #include <cgp/cgp.h>
 

@@ -28,7 +28,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME softplus_valid_grad
-// COUNTS: COUNTS softplus_valid 96
+// COUNTS: COUNTS softplus_valid 96 0 0 0 0 0 0{{$}}
 // COUNTS: COUNTS softplus_valid_grad 96
 #include <cgp/cgp.h>
 

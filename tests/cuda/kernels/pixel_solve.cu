@@ -27,7 +27,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME pixel_solve_grad
-// COUNTS: COUNTS pixel_solve 384
+// COUNTS: COUNTS pixel_solve 384 0 0 0 0 0 0{{$}}
 // COUNTS: COUNTS pixel_solve_grad 384
 #include <cgp/cgp.h>
 

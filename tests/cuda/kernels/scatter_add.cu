@@ -22,7 +22,7 @@
 // (No --memory-budget build: the kernel has no loop and tapes one branch.)
 //
 // TIME: TIME scatter_add_grad
-// COUNTS: COUNTS scatter_add 192
+// COUNTS: COUNTS scatter_add 192 150 150 0 0 0 0{{$}}
 // COUNTS: COUNTS scatter_add_grad 192
 #include <cgp/cgp.h>
 

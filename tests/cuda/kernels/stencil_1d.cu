@@ -25,7 +25,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME stencil_1d_grad
-// COUNTS: COUNTS stencil_1d 256
+// COUNTS: COUNTS stencil_1d 256 0 0 0 0 0 256{{$}}
 // COUNTS: COUNTS stencil_1d_grad 256
 #include <cgp/cgp.h>
 

@@ -27,7 +27,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME matmul_tiled_grad
-// COUNTS: COUNTS matmul_tiled 1024
+// COUNTS: COUNTS matmul_tiled 1024 0 0 0 0 0 4096{{$}}
 // COUNTS: COUNTS matmul_tiled_grad 1024
 #include <cgp/cgp.h>
 

@@ -26,7 +26,7 @@
 // RUN: %t/emu --counts | FileCheck %s --check-prefix=COUNTS
 //
 // TIME: TIME warp_sum_grad
-// COUNTS: COUNTS warp_sum 192
+// COUNTS: COUNTS warp_sum 192 6 6 0 960 0 0{{$}}
 // COUNTS: COUNTS warp_sum_grad 192
 #include <cgp/cgp.h>
 
