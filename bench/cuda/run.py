@@ -158,7 +158,15 @@ class Bench:
             args = [] if counts_source != source else ["--counts"]
             status, out = run([emu] + args, log, 300)
             result["counts"] = parse_counts(out)
-            if status != 0 or not result["counts"]:
+            # The emulation stops a kernel that races or deadlocks: a finding about the
+            # kernel, reported in the row; anything else is a failure of the benchmark.
+            report = next((l for l in out.splitlines() if l.startswith("cgp_emu: ")), None)
+            if status != 0 and report:
+                # "cross-block race in kernel k<<<(4,1,1), (64,1,1)>>>: blocks ..." up to ">>>"
+                what = report[len("cgp_emu: "):]
+                what = what[:what.find(">>>") + 3] if ">>>" in what else what[:120]
+                result["emulation_report"] = "the emulation stops the program: " + what
+            elif status != 0 or not result["counts"]:
                 result["counts_error"] = f"--counts exit status {status}"
 
         # Registers and local memory from ptxas.
@@ -220,8 +228,8 @@ def rows(results):
     """One row per primal kernel that a program launched (and its _grad)."""
     out = []
     for r in results:
-        names = sorted({k for k in r.get("counts", {}) if not k.endswith("_grad")}) or \
-            sorted({k for k in r.get("ptxas", {}) if not k.endswith("_grad")})
+        names = sorted({k for k in list(r.get("counts", {})) + list(r.get("ptxas", {}))
+                        if not k.endswith("_grad")})
         if r.get("refused"):
             out.append((r, None))
         for k in names:
@@ -241,7 +249,8 @@ def table(results, gpu_name):
                          f"kernel: {r['refused']} |")
             continue
         g = k + "_grad"
-        notes = [r[key] for key in ("counts_error", "ptxas_error", "gpu_error") if r.get(key)]
+        notes = [r[key] for key in ("emulation_report", "counts_error", "ptxas_error", "gpu_error")
+                 if r.get(key)]
         t = r.get("times", {}).get(g)
         if t:
             ratio = t["gradient_ms"] / t["primal_ms"] if t["primal_ms"] else None

@@ -149,6 +149,7 @@ inline void print_counts(const char *kernel) {
   const cgp_emu::LaunchCounts c = cgp_emu::last_launch_counts();
   std::printf("COUNTS %s %llu %llu %llu %llu %llu %llu %llu\n", kernel, c.threads, c.atomics,
               c.global_atomics, c.shared_atomics, c.shuffles, c.votes, c.barriers);
+  std::fflush(stdout); // kept if a later launch aborts (the emulation's reports)
 #else
   std::printf("COUNTS %s: counted only under the host emulation of CUDA\n", kernel);
 #endif
