@@ -131,8 +131,9 @@ int main(int argc, char **argv) {
                               kernel_test::uniform(rng, n, -1, 1), loss, 1e-3, 1e-8, 1e-10);
   cgp_cuda_test::check("block_sum d_partial: the seeds of the overwritten partials used up",
                        once.dpartial == Vec(blocks, 0.0));
+  // To rounding: nvcc may contract the gradient's forward sweep and the primal differently.
   cgp_cuda_test::check_close("block_sum_grad leaves the primal's partials", once.partial,
-                             primal(x), 0.0);
+                             primal(x), 1e-12);
 
   const Result twice = gradient(2), again = gradient(1);
   kernel_test::check_accumulates("block_sum d_x", once.dx, twice.dx, true);

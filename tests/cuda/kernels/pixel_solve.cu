@@ -151,7 +151,9 @@ int main(int argc, char **argv) {
       1e-9);
   cgp_cuda_test::check("pixel_solve d_out: the seeds of the overwritten out used up",
                        once.dout == Vec(pixels, 0.0));
-  cgp_cuda_test::check("pixel_solve_grad leaves the primal's out", once.out == primal(img, k));
+  // To rounding: nvcc may contract the gradient's forward sweep and the primal differently.
+  cgp_cuda_test::check_close("pixel_solve_grad leaves the primal's out", once.out, primal(img, k),
+                             1e-12);
 
   const Result twice = gradient(2), again = gradient(1);
   kernel_test::check_accumulates("pixel_solve d_img", once.dimg, twice.dimg, true);

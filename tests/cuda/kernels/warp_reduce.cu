@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
       1e-8, 1e-10);
   // The warps add into the total in the order they come: to rounding.
   cgp_cuda_test::check_close("warp_sum_grad leaves the primal's total", once.total,
-                             primal(x, total0), 1e-14);
+                             primal(x, total0), 1e-12);
 
   const Result twice = gradient(2), again = gradient(1);
   kernel_test::check_accumulates("warp_sum d_x", once.dx, twice.dx, true);
