@@ -229,7 +229,8 @@ def rows(results):
     out = []
     for r in results:
         names = sorted({k for k in list(r.get("counts", {})) + list(r.get("ptxas", {}))
-                        if not k.endswith("_grad")})
+                        if not k.endswith("_grad")}
+                       | {k[:-len("_grad")] for k in r.get("times", {}) if k.endswith("_grad")})
         if r.get("refused"):
             out.append((r, None))
         for k in names:
