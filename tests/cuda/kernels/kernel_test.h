@@ -7,7 +7,7 @@
 //                    (dump_bits), for the RUN lines to compare strategies with cmp
 //   --races          only the gradient launches, two into the same adjoints (for
 //                    ThreadSanitizer)
-//   --time           the checks, then TIME lines (tests/cuda/run_on_gpu.sh, bench/cuda)
+//   --time           the checks, then TIME lines (bench/cuda, on a GPU)
 //   --counts         COUNTS lines (bench/cuda): per kernel launched, the emulation's counts
 //                    of the primal's and of the gradient's launch
 #ifndef CGP_KERNEL_TEST_H
@@ -27,7 +27,6 @@ enum class Mode { Check, Races, Time, Counts };
 struct Options {
   Mode mode = Mode::Check;
   const char *dump = nullptr; // where the checks write the gradient's bits
-  bool checks() const { return mode == Mode::Check || mode == Mode::Time; }
 };
 
 inline Options parse(int argc, char **argv) {
