@@ -261,6 +261,10 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
       return;
     for (size_t i = 0; i < c->operands.size(); ++i) {
       const ExprRef &arg = c->operands[i];
+      // A variable's value given to a shuffle: its pullback does not read
+      // it (sweepCustomCall), nor does the adjoint's way into the variable.
+      if (static_cast<int>(i) == c->callee->linearArg && arg->kind == ExprKind::VarRef)
+        continue;
       addReads(arg);
       if (active && arg->kind == ExprKind::Address && sum.readsParam[i])
         reads.insert(arg->var);
@@ -478,6 +482,11 @@ SweepBuilder::Sweeps SweepBuilder::sweepCustomCall(const StmtRef &s, const CallA
   out.fwd.push_back(s);
 
   std::vector<ExprRef> args = c->operands;
+  // cgp-ad's own pullbacks of functions linear in one argument (warp
+  // shuffles) do not read that argument's value: the reverse sweep need not
+  // keep it.
+  if (g.linearArg >= 0)
+    args[g.linearArg] = constant(0, args[g.linearArg]->type);
   if (g.returnType.isFloating()) {
     if (ca.resultActive) {
       Var *seed = adj_.temp("d_" + s->lhs->var->name + "_in", s->lhs->type);
