@@ -12,6 +12,7 @@
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
+#include "transform/CombineAdditions.h"
 #include "transform/CountedLoops.h"
 #include "transform/Declarations.h"
 #include "transform/TapeBound.h"
@@ -289,6 +290,7 @@ void SweepBuilder::adjointCode(const StmtRef &s) {
                     failed_ = true;
                   },
                   code, holder);
+  combineAdditions(code);
   for (const StmtRef &c : code)
     forEachStmt(c, [&](const StmtRef &n) {
       for (const ExprRef &e : ownExprs(n))

@@ -37,8 +37,7 @@ double k(const double *x, int n) {
 // CHECK: d_result = 1.0;
 // CHECK: std::int64_t i_trips = cgp_tape.pop<std::int64_t>();
 // CHECK-NEXT: for (int i = static_cast<int>(i_trips - 1); i >= 0; --i) {
-// CHECK-NEXT: d_a += d_s * a;
-// CHECK-NEXT: d_a += a * d_s;
+// CHECK-NEXT: d_a += 2.0 * (d_s * a);
 // CHECK-NEXT: a = cgp_tape.pop<double>();
 // CHECK-NEXT: d_x[i] += d_a * std::cos(x[i]);
 // CHECK-NEXT: d_a = 0.0;

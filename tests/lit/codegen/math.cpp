@@ -77,6 +77,6 @@ float single(float x) { return sqrtf(x) + std::tanh(x) * 2.0f; }
 // CHECK-LABEL: float single_grad(float x, float *__restrict d_x) {
 // CHECK: result = std::sqrt(x) + std::tanh(x) * 2.0f;
 // CHECK: if (d_result != 0.0f) {
-// CHECK-NEXT: d_x_local += d_result / (2.0f * std::sqrt(x));
 // CHECK-NEXT: const float tanh_value = std::tanh(x);
-// CHECK-NEXT: d_x_local += d_result * 2.0f * (1.0f - tanh_value * tanh_value);
+// CHECK-NEXT: d_x_local +=
+// CHECK-NEXT: d_result / (2.0f * std::sqrt(x)) + d_result * 2.0f * (1.0f - tanh_value * tanh_value);
