@@ -14,7 +14,10 @@
 // An invertible integer update (InverseUpdates.h) of x with x in R is
 // inverted instead of pushed: the reverse sweep computes the old value from
 // the new one, so x stays in R (its new value is needed now), and so do the
-// variables of the step, which the inverse reads again.
+// variables of the step, which the inverse reads again. A reloadable load
+// (Reloads.h) into an array in R is reloaded instead of pushed, the same
+// way, when the array is not in R where its loop starts: the reload gives
+// back every iteration's old value but the first one's.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ToBeRecorded.h"
@@ -25,8 +28,9 @@ namespace {
 class TbrAnalysis {
 public:
   TbrAnalysis(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
-              Summaries &sums, const InverseUpdates &inverses, TbrResult &out)
-      : f_(f), reads_(reads), sums_(sums), inverses_(inverses), out_(out) {}
+              Summaries &sums, const InverseUpdates &inverses, const Reloads &reloads,
+              TbrResult &out)
+      : f_(f), reads_(reads), sums_(sums), inverses_(inverses), reloads_(reloads), out_(out) {}
 
   VarSet forward(const StmtRef &s, VarSet r) {
     if (!s)
@@ -73,6 +77,14 @@ public:
           return r;
         }
         out_.inverts.erase(s.get());
+        const Reload *reload = reloads_.find(s.get());
+        if (needed && reload && !neededBefore_.count(reload->loop)) {
+          out_.pushes.erase(s.get());
+          out_.reloads.insert(s.get());
+          r.insert(reload->operands.begin(), reload->operands.end());
+          return r;
+        }
+        out_.reloads.erase(s.get());
         bool push = needed;
         if (push) {
           out_.pushes.insert(s.get());
@@ -100,6 +112,12 @@ public:
       bool counted = s->kind == StmtKind::For && s->counted.index;
       if (s->init && !(counted && s->init->kind == StmtKind::Decl))
         r = forward(s->init, r);
+      // A reload gives back no value of before the loop: the arrays it
+      // loads into must not be needed there.
+      neededBefore_.erase(s.get());
+      for (const auto &[load, reload] : reloads_.at)
+        if (reload.loop == s.get() && r.count(load->lhs->var))
+          neededBefore_.insert(s.get());
       VarSet head = r;
       while (true) {
         VarSet end = forward(s->body, head);
@@ -161,7 +179,10 @@ private:
   const std::map<const StmtNode *, VarSet> &reads_;
   Summaries &sums_;
   const InverseUpdates &inverses_;
+  const Reloads &reloads_;
   TbrResult &out_;
+  /// Loops with a reloadable load into an array needed where they start.
+  std::set<const StmtNode *> neededBefore_;
   std::vector<Var *> scratch_;
 };
 
@@ -170,9 +191,9 @@ private:
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
                               const VarSet &neededAtEntry, Summaries &summaries,
-                              const InverseUpdates &inverses) {
+                              const InverseUpdates &inverses, const Reloads &reloads) {
   TbrResult result;
-  TbrAnalysis analysis(f, reads, summaries, inverses, result);
+  TbrAnalysis analysis(f, reads, summaries, inverses, reloads, result);
   result.neededAtExit = analysis.forward(f.body, neededAtEntry);
   return result;
 }

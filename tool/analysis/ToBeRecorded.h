@@ -9,9 +9,12 @@
 // statement reads it ("to be recorded", as in Tapenade). Values never
 // overwritten after their use stay off the tape.
 //
-// An integer update `v += e` / `v -= e` that InverseUpdates.h lists is not
-// pushed: the reverse sweep undoes it (`v -= e`), which needs the value
-// after it and `e`'s operands instead of the value before it.
+// Two kinds of overwrite need no tape: an integer update `v += e` / `v -= e`
+// that InverseUpdates.h lists, which the reverse sweep undoes (`v -= e`),
+// needing the value after it and `e`'s operands instead of the value before
+// it; and an array element a loop loads each iteration, which the reverse
+// sweep loads again from the previous iteration (Reloads.h), needing what
+// the load reads, where nothing before the loop needs the array.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_TOBERECORDED_H
@@ -19,6 +22,7 @@
 
 #include "analysis/Activity.h"
 #include "analysis/InverseUpdates.h"
+#include "analysis/Reloads.h"
 #include "analysis/Summaries.h"
 
 #include <map>
@@ -33,6 +37,9 @@ struct TbrResult {
   /// Integer updates whose old value the reverse sweep needs, restored by
   /// the inverse update instead of a push and a pop.
   std::set<const StmtNode *> inverts;
+  /// Loads of an array element whose old value the reverse sweep needs,
+  /// restored by loading again what the previous iteration loaded.
+  std::set<const StmtNode *> reloads;
   /// For each call: the pointer arguments whose overwritten elements the
   /// callee must push (the caller's reverse sweep reads them).
   std::map<const StmtNode *, std::vector<bool>> callKeeps;
@@ -47,11 +54,13 @@ struct TbrResult {
 /// `neededAtEntry` are variables whose overwrites must always be recorded
 /// (pointer parameters whose caller needs their old values). `inverses`:
 /// the updates the reverse sweep may undo instead of popping their old
-/// value (none under store-all, which tapes every value).
+/// value, `reloads` the loads it may repeat (none of either under store-all,
+/// which tapes every value).
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
                               const VarSet &neededAtEntry, Summaries &summaries,
-                              const InverseUpdates &inverses = {});
+                              const InverseUpdates &inverses = {},
+                              const Reloads &reloads = {});
 
 } // namespace cgp
 

@@ -509,6 +509,23 @@ ValueDecision invertedValue(const StmtRef &def, double runs) {
   return v;
 }
 
+/// The array element that the load `def` overwrites, which the reverse
+/// sweep loads again from where the previous iteration loaded it.
+ValueDecision reloadedValue(const StmtRef &def, double runs) {
+  ValueDecision v;
+  v.var = def->lhs->var;
+  v.definition = v.computedAt = def.get();
+  v.definitionPos = def->pos.line ? def->pos : v.var->pos;
+  v.inverted = v.reloaded = true;
+  v.runs = runs;
+  std::string load = printStmt(def);
+  while (!load.empty() && (load.back() == '\n' || load.back() == ';'))
+    load.pop_back();
+  v.reason = "loaded again, not stored: the reverse sweep repeats `" + load +
+             "` of the iteration before (what it reads does not change)";
+  return v;
+}
+
 } // namespace
 
 std::vector<Var *> recomputeOperands(const ExprRef &value, const StmtRef &refill) {
@@ -598,8 +615,10 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     if (s->kind == StmtKind::Block) {
       for (size_t d = 0; d < s->stmts.size(); ++d) {
         const StmtRef &def = s->stmts[d];
-        if (def->kind == StmtKind::Assign && storeAll.inverts.count(def.get())) {
-          plan.values.push_back(invertedValue(def, freq.of(def.get())));
+        bool reloaded = def->kind == StmtKind::Assign && storeAll.reloads.count(def.get());
+        if (def->kind == StmtKind::Assign && (storeAll.inverts.count(def.get()) || reloaded)) {
+          plan.values.push_back(reloaded ? reloadedValue(def, freq.of(def.get()))
+                                         : invertedValue(def, freq.of(def.get())));
           plan.storeAllBytes += scalarBytes(def->lhs->var->elem) * plan.values.back().runs;
           invertedBytes += scalarBytes(def->lhs->var->elem) * plan.values.back().runs;
           sites.push_back({s.get(), d, d, d, {}}); // nothing reads it, nothing recomputes it

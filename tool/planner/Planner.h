@@ -101,6 +101,10 @@ struct ValueDecision {
   /// An integer update (`li += 1`) that the reverse sweep undoes (`li -= 1`):
   /// nothing stored (`bytes` 0), nothing to recompute.
   bool inverted = false;
+  /// An array element a loop loads each iteration, which the reverse sweep
+  /// loads again (analysis/Reloads.h): like an inverted update, nothing
+  /// stored and nothing recomputed in the plan's sense (`inverted` is set).
+  bool reloaded = false;
   std::string reason;                   // why, in words
   double runs = 0;                      // times the assignment runs per call (estimated)
   double bytes = 0;                     // tape bytes per call if stored

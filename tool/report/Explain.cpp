@@ -64,7 +64,10 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
         until = ", until line " + std::to_string(overwritten);
       out += "    " + name + " (line " + std::to_string(v.definitionPos.line) + until + ", " +
              v.var->elem.spelling + ", " + bytesText(v.bytes) + "): " +
-             (v.inverted ? "INVERSE UPDATE" : v.recompute ? "RECOMPUTE" : "store");
+             (v.reloaded   ? "RELOAD"
+              : v.inverted ? "INVERSE UPDATE"
+              : v.recompute ? "RECOMPUTE"
+                            : "store");
       if (v.candidate)
         out += "  G=" + num("%.3f", v.G) + " T=" + num("%.3f", v.T) + " M=" + num("%.3f", v.M) +
                " score=" + num("%.4f", v.score);
@@ -122,7 +125,10 @@ std::string inputPlanJson(const InputPlans &in) {
                         {"overwritten_line", overwritten ? nlohmann::json(overwritten)
                                                          : nlohmann::json()},
                         {"type", v.var->elem.spelling},
-                        {"decision", v.inverted ? "invert" : v.recompute ? "recompute" : "store"},
+                        {"decision", v.reloaded   ? "reload"
+                                     : v.inverted ? "invert"
+                                     : v.recompute ? "recompute"
+                                                   : "store"},
                         {"candidate", v.candidate},
                         {"reason", v.reason},
                         {"runs", v.runs},

@@ -165,6 +165,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   // Store-all tapes every value; the other plans undo integer updates
   // (counters) in the reverse sweep instead of taping them.
   InverseUpdates inverses = options_.storeAll ? InverseUpdates() : findInverseUpdates(f_);
+  reloads_ = options_.storeAll ? Reloads() : findReloads(f_);
   // The other plans compute a counted loop's first index and trip count
   // again in the reverse sweep where they can, from what its init and bound
   // read, which must then be at hand where the loop ends.
@@ -178,7 +179,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
             reads_[s.get()].insert(v);
       }
     });
-  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
+  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_);
   snapshotBytes_ = loopSnapshotBytes();
   plan = planValues(f_, reads_, tbr, options_, sums_, snapshotBytes_);
   for (size_t index : plan.recomputeOrder) {
@@ -203,7 +204,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   }
   const bool replayInputs = addReplayInputs();
   if (!plan.recomputeOrder.empty() || replayInputs)
-    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses);
+    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
@@ -349,6 +350,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepAssign(const StmtRef &s) {
   // the inverse update (exact; signed overflow is UB in the primal already).
   if (tbr.inverts.count(s.get()))
     out.rev.push_back(inverseUpdate(s));
+  // An element a loop loads each iteration: loaded again from the previous
+  // iteration's source (it cannot have changed).
+  if (tbr.reloads.count(s.get()))
+    out.rev.push_back(reloadStatement(s, *reloads_.find(s.get())));
   auto it = code_.find(s.get());
   if (it != code_.end())
     appendAll(out.rev, it->second);

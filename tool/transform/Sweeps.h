@@ -205,6 +205,9 @@ private:
   std::map<const StmtNode *, std::vector<StmtRef>> recomputeBefore_;
   std::map<const StmtNode *, std::vector<StmtRef>> code_;
   std::map<const StmtNode *, VarSet> reads_;
+  /// The loads the reverse sweep may repeat instead of taping (none under
+  /// store-all).
+  Reloads reloads_;
   /// Math calls whose values variables hold where each assignment runs
   /// (heldMathValues): its derivative reads them instead of calling again.
   std::map<const StmtNode *, std::vector<std::pair<ExprRef, Var *>>> held_;
