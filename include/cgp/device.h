@@ -25,6 +25,8 @@
 //    launch varies only in the parts of a thread's identity the kernel
 //    reads, where its plain additions rely on each thread owning its
 //    elements.
+//  - cgp::dev::blockAdd, the addition every thread of a block makes at the
+//    end of a gradient kernel into one element: a block sum, one atomic.
 //  - cgp::dev::warpAdd, the addition into an adjoint that every thread of a
 //    warp adds into: the warp sums its lanes' values with shuffles and one
 //    lane adds the sum atomically. It checks at run time that the whole warp
@@ -233,6 +235,35 @@ template <class T> __device__ inline void warpAdd(T *p, T v) {
     }
   }
   atomicAdd(p, v);
+}
+
+/// `*p += v` from every thread of the block, which must all call it (the
+/// end of a gradient kernel, where each thread adds its share of a by-value
+/// parameter's adjoint): the block sums its threads' values (shuffles in each
+/// warp, then the warps' sums in lane order) and one thread adds the sum
+/// atomically. Two barriers.
+template <class T> __device__ inline void blockAdd(T *p, T v) {
+  __shared__ T warpSums[32];
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned self = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned warp = self / 32, lane = self % 32;
+  const unsigned lanes = threads - warp * 32 < 32 ? threads - warp * 32 : 32;
+  const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+  for (unsigned offset = 16; offset > 0; offset /= 2) {
+    const T other = __shfl_down_sync(mask, v, offset);
+    if (lane + offset < lanes)
+      v += other;
+  }
+  if (lane == 0)
+    warpSums[warp] = v;
+  __syncthreads();
+  if (self == 0) {
+    T sum = T(0);
+    for (unsigned w = 0; w < (threads + 31) / 32; ++w)
+      sum += warpSums[w];
+    atomicAdd(p, sum);
+  }
+  __syncthreads(); // warpSums is free again for the next blockAdd
 }
 
 /// The adjoint of a warp shuffle's value: lane L receives the sum, over the

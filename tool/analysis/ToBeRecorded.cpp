@@ -104,6 +104,9 @@ public:
       VarSet a = forward(s->body, r);
       VarSet b = forward(s->elseBody, r);
       a.insert(b.begin(), b.end());
+      // A condition the reverse sweep evaluates again reads its variables.
+      if (auto it = reads_.find(s.get()); it != reads_.end())
+        a.insert(it->second.begin(), it->second.end());
       return a;
     }
     case StmtKind::For:

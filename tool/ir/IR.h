@@ -287,8 +287,11 @@ struct StmtNode {
   /// once, so the addition is atomic: the user's `atomicAdd(&y[i], v)`, or an
   /// adjoint added into memory that threads share (transform/DeviceAdjoints.h).
   /// `WarpAtomic`: first summed over the lanes of a warp that add to the
-  /// same element, then added by one lane.
-  enum class Atomicity : uint8_t { None, Atomic, WarpAtomic } atomicity = Atomicity::None;
+  /// same element, then added by one lane. `BlockAtomic`: every thread of the
+  /// block runs it (at the end of a gradient kernel): summed over the block,
+  /// then added by one thread.
+  enum class Atomicity : uint8_t { None, Atomic, WarpAtomic, BlockAtomic } atomicity =
+      Atomicity::None;
 
   explicit StmtNode(StmtKind k) : kind(k) {}
 };

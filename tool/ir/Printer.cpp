@@ -329,8 +329,10 @@ std::string Printer::inlineStmt(const StmtRef &s) const {
     if (s->atomicity != StmtNode::Atomicity::None) { // CUDA: threads add at once
       std::string value = s->assignOp == AssignOp::Sub ? "-" + expr(rhs, PrecUnary)
                                                        : expr(rhs, PrecLowest);
-      return std::string(s->atomicity == StmtNode::Atomicity::Atomic ? "atomicAdd"
-                                                                     : "cgp::dev::warpAdd") +
+      const char *add = s->atomicity == StmtNode::Atomicity::Atomic       ? "atomicAdd"
+                        : s->atomicity == StmtNode::Atomicity::WarpAtomic ? "cgp::dev::warpAdd"
+                                                                          : "cgp::dev::blockAdd";
+      return std::string(add) +
              "(" + addressOf(expr(s->lhs, PrecUnary)) + ", " + value + ")";
     }
     bool one = rhs->kind == ExprKind::IntLit && rhs->intValue == 1 && lvalueVar(s->lhs)->elem.isIntegral();

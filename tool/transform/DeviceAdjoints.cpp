@@ -13,7 +13,8 @@ namespace cgp {
 SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse,
                                              const Function &primal,
                                              const std::map<const Var *, const Var *> &shared,
-                                             bool kernelLevel) {
+                                             bool kernelLevel,
+                                             const std::set<const StmtNode *> &blockWide) {
   ThreadIndices indices(primal, kernelLevel);
   indices.taintTemporaries(reverse);
   auto isAddition = [&](const StmtRef &s) {
@@ -66,6 +67,10 @@ SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse
                         describeParts(indices.used() & (adjoint->blockShared ? kThreadParts
                                                                              : kAllParts)) +
                         (adjoint->blockShared ? " (one array per block)" : "");
+      } else if (uniform && blockWide.count(s.get())) {
+        s->atomicity = StmtNode::Atomicity::BlockAtomic;
+        choice.how = "block sum, then one atomicAdd per block";
+        choice.reason = "every thread of the block adds its share at the end of the kernel";
       } else if (uniform) {
         s->atomicity = StmtNode::Atomicity::WarpAtomic;
         choice.how = "warp sum, then one atomicAdd per warp";

@@ -9,6 +9,8 @@
 //    (analysis/ThreadIndices.h: its index is one-to-one over every part of
 //    the thread's identity the kernel reads), which the gradient makes sure
 //    of by checking at entry that the launch varies in no other part;
+//  - at the end of the kernel, where every thread of the block adds its share
+//    of a by-value parameter's adjoint: a block sum then one atomicAdd;
 //  - a warp sum then one atomicAdd per warp where the index does not depend
 //    on the thread (weights shared by every thread: the common case); the
 //    generated code checks at run time that the whole warp is there and
@@ -43,10 +45,14 @@ struct SharedAdjointChoices {
 /// prepared function the sweeps come from) says about its indices. For a
 /// helper (`kernelLevel` false) no element is its own: its callers may be
 /// launched in any shape.
+/// `blockWide`: additions every thread of a block makes at the end of the
+/// kernel (a by-value parameter's share), summed over the block when every
+/// thread adds into the same element.
 SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse,
                                              const Function &primal,
                                              const std::map<const Var *, const Var *> &shared,
-                                             bool kernelLevel);
+                                             bool kernelLevel,
+                                             const std::set<const StmtNode *> &blockWide = {});
 
 } // namespace cgp
 

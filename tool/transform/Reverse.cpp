@@ -28,17 +28,21 @@ namespace cgp {
 
 namespace {
 
-/// True if the statements push or pop.
-bool usesTape(const std::vector<StmtRef> &stmts) {
+/// True if the statements push or pop (with `helpers`, or call a device
+/// helper that takes the thread's tape, or name it in generated text).
+bool usesTape(const std::vector<StmtRef> &stmts, bool helpers = false) {
   bool found = false;
   for (const StmtRef &s : stmts)
     forEachStmt(s, [&](const StmtRef &n) {
-      if (n->kind == StmtKind::Push)
+      if (n->kind == StmtKind::Push ||
+          (helpers && n->kind == StmtKind::Raw && n->text.find("cgp_tape") != std::string::npos))
         found = true;
       for (const ExprRef &e : ownExprs(n))
         forEachExpr(e, [&](const ExprRef &x) {
           if (x->kind == ExprKind::TapePop ||
-              (x->kind == ExprKind::Opaque && x->calleeName.rfind("cgp_tape.", 0) == 0))
+              (x->kind == ExprKind::Opaque && x->calleeName.rfind("cgp_tape.", 0) == 0) ||
+              (helpers && x->callee && x->callee->tapeParam) ||
+              (helpers && x->var && x->var->name.rfind("cgp_tape", 0) == 0))
             found = true;
         });
     });
@@ -278,7 +282,10 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   if (!sharedAdjoints.empty()) {
     std::vector<StmtRef> adds = rev;
     appendAll(adds, epilogue);
-    SharedAdjointChoices choices = chooseSharedAdjointAdds(adds, k, sharedAdjoints, true);
+    std::set<const StmtNode *> atEnd; // every thread of the block gets there
+    for (const StmtRef &e : epilogue)
+      atEnd.insert(e.get());
+    SharedAdjointChoices choices = chooseSharedAdjointAdds(adds, k, sharedAdjoints, true, atEnd);
     out.plans[planIndex].sharedAdjoints = choices.adds;
     out.plans[planIndex].launchParts = launchParts = choices.launchParts;
   }
@@ -302,7 +309,14 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
                        ", \"" + k.name + "\"))"));
     body.push_back(raw("  return;"));
   }
-  if (device) {
+  // A device gradient that tapes nothing (its conditions evaluated again,
+  // its loads repeated) makes no tape.
+  bool redo = usesRedo(sweeps.forward) || usesRedo(rev);
+  bool tapeless = device && !redo && !usesTape(sweeps.topDecls, true) &&
+                  !usesTape(sweeps.forward, true) && !usesTape(rev, true);
+  if (tapeless) {
+    // nothing to make
+  } else if (device) {
     TapeBound bound = boundTape(sweeps.forward);
     const double kMostLocal = 4096;
     auto rounded = [](double b) {
@@ -320,7 +334,6 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(raw("cgp::rt::countCall();"));
   }
   appendAll(body, sweeps.topDecls);
-  bool redo = usesRedo(sweeps.forward) || usesRedo(rev);
   if (redo) {
     if (device) {
       body.push_back(raw("cgp::dev::Tape cgp_redo;"));
@@ -341,8 +354,10 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     if (d->var->blockShared)
       body.push_back(eval(opaque("cgp::dev::zeroBlockShared", ScalarType::voidType(),
                                  {wholeVarRef(d->var)})));
-  body.push_back(comment("forward sweep: the kernel, recording on the tape what the reverse "
-                         "sweep needs"));
+  body.push_back(comment(tapeless ? "forward sweep: the kernel (it tapes nothing: what the "
+                                    "reverse sweep reads stays at hand)"
+                                  : "forward sweep: the kernel, recording on the tape what the "
+                                    "reverse sweep needs"));
   body.push_back(block(sweeps.forward));
   if (!device)
     body.push_back(raw("cgp_tape.notePeak();"));

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
 
+#include "analysis/ReplayableConditions.h"
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
@@ -166,6 +167,17 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   // (counters) in the reverse sweep instead of taping them.
   InverseUpdates inverses = options_.storeAll ? InverseUpdates() : findInverseUpdates(f_);
   reloads_ = options_.storeAll ? Reloads() : findReloads(f_);
+  // Conditions the reverse sweep evaluates again instead of taping the arm:
+  // what they read must be at hand where the if ends.
+  if (!options_.storeAll)
+    for (const StmtNode *s : replayableConditions(f_)) {
+      replayedConditions_.insert(s);
+      std::vector<Var *> vars;
+      collectVars(s->value, vars);
+      for (Var *v : vars)
+        if (v->isScalar() && v->origin != Var::Global && !adj_.isGenerated(v))
+          reads_[s].insert(v);
+    }
   // The other plans compute a counted loop's first index and trip count
   // again in the reverse sweep where they can, from what its init and bound
   // read, which must then be at hand where the loop ends.
@@ -569,6 +581,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepIf(const StmtRef &s) {
     StmtRef copy = ifStmt(s->value, block(a.fwd), b.fwd.empty() ? nullptr : block(b.fwd));
     copy->pos = s->pos;
     out.fwd.push_back(copy);
+    return out;
+  }
+  if (replayedConditions_.count(s.get())) { // nothing it reads changes after it
+    StmtRef fwd = ifStmt(s->value, block(a.fwd), b.fwd.empty() ? nullptr : block(b.fwd));
+    fwd->pos = s->pos;
+    out.fwd.push_back(fwd);
+    out.rev.push_back(comment("reverse of `if (" + printExpr(s->value) +
+                              ")`: its condition, evaluated again"));
+    out.rev.push_back(ifStmt(s->value, block(a.rev), b.rev.empty() ? nullptr : block(b.rev)));
     return out;
   }
   // Record the arm at its end, so that the reverse sweep pops it first.

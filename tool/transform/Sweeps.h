@@ -208,6 +208,9 @@ private:
   /// The loads the reverse sweep may repeat instead of taping (none under
   /// store-all).
   Reloads reloads_;
+  /// The ifs whose condition the reverse sweep evaluates again instead of
+  /// popping the arm taken (none under store-all).
+  std::set<const StmtNode *> replayedConditions_;
   /// Math calls whose values variables hold where each assignment runs
   /// (heldMathValues): its derivative reads them instead of calling again.
   std::map<const StmtNode *, std::vector<std::pair<ExprRef, Var *>>> held_;

@@ -27,12 +27,12 @@ __global__ void scaled(const double *x, double scale, double *y, int n) {
 // CHECK-NEXT: return;
 // CHECK-NOT: cgp_redo
 // CHECK: d_x[i] += {{.*}};
-// CHECK: cgp::dev::warpAdd(d_scale, d_scale_local);
+// CHECK: cgp::dev::blockAdd(d_scale, d_scale_local);
 // CHECK-NEXT: }
 // PLAN-LABEL: kernel scaled
 // PLAN: d_x[i]: plain +=
 // PLAN-NEXT: the element is the thread's own: its index is one-to-one over threadIdx.x, blockIdx.x
-// PLAN: *d_scale: warp sum, then one atomicAdd per warp
+// PLAN: *d_scale: block sum, then one atomicAdd per block
 // PLAN: the plain additions hold for a launch that varies only in threadIdx.x, blockIdx.x
 // JSON: "launch_parts": "threadIdx.x, blockIdx.x"
 
@@ -47,8 +47,8 @@ __global__ void affine(const double *x, Affine p, double *y, int n) {
     y[i] = p.a * x[i] + p.b;
 }
 // CHECK-LABEL: affine_grad_split(
-// CHECK: cgp::dev::warpAdd(d_p_a, d_p_a_local);
-// CHECK-NEXT: cgp::dev::warpAdd(d_p_b, d_p_b_local);
+// CHECK: cgp::dev::blockAdd(d_p_a, d_p_a_local);
+// CHECK-NEXT: cgp::dev::blockAdd(d_p_b, d_p_b_local);
 
 // A grid-stride loop: i = t + k * (all threads) is the thread's own.
 CGP_GRAD(x, y)
