@@ -3,7 +3,7 @@
 // Expressions keep every conversion Clang made explicit in the AST as IR
 // casts (marked implicit when the user did not write them), so that the
 // generated forward sweep computes bit for bit what the user's code does.
-// Math functions of <cmath> become IR math nodes with known derivatives;
+// Math functions (ir/MathTable.h) become IR math nodes;
 // std::min and std::max become selects (the way libstdc++ defines them);
 // calls of functions with visible bodies become calls of lowered helpers.
 // Pointers exist only as call arguments (`p`, `p + k`, `&a[i]`, `a[i]` of a
@@ -13,6 +13,7 @@
 #include "frontend/Lowering.h"
 
 #include "frontend/TypeMapping.h"
+#include "ir/MathTable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -21,32 +22,6 @@
 
 namespace cgp {
 namespace {
-
-struct MathEntry {
-  MathFn fn;
-  bool floatOnly; // the `f` suffixed C name
-};
-
-const std::map<std::string, MathEntry> &mathTable() {
-  static const std::map<std::string, MathEntry> table = [] {
-    std::map<std::string, MathEntry> t;
-    const std::pair<const char *, MathFn> names[] = {
-        {"sqrt", MathFn::Sqrt},   {"exp", MathFn::Exp},     {"log", MathFn::Log},
-        {"log1p", MathFn::Log1p}, {"expm1", MathFn::Expm1}, {"sin", MathFn::Sin},
-        {"cos", MathFn::Cos},     {"tan", MathFn::Tan},     {"tanh", MathFn::Tanh},
-        {"atan", MathFn::Atan},   {"atan2", MathFn::Atan2}, {"pow", MathFn::Pow},
-        {"hypot", MathFn::Hypot}, {"cbrt", MathFn::Cbrt},   {"fabs", MathFn::Fabs},
-        {"fmin", MathFn::Fmin},   {"fmax", MathFn::Fmax},
-    };
-    for (auto &[name, fn] : names) {
-      t[name] = {fn, false};
-      t[std::string(name) + "f"] = {fn, true};
-    }
-    t["abs"] = {MathFn::Fabs, false}; // std::abs on floating values only
-    return t;
-  }();
-  return table;
-}
 
 bool inStdOrGlobal(const clang::FunctionDecl *fd) {
   const clang::DeclContext *dc = fd->getDeclContext()->getRedeclContext();
@@ -561,7 +536,7 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
         return select(binary(BinaryOp::Lt, a, b), b, a);
       return select(binary(BinaryOp::Lt, b, a), b, a);
     }
-    if (mathTable().count(name) && resultType.isFloating())
+    if (!mathFunctionsNamed(name).empty() && resultType.isFloating())
       return lowerMathCall(e, callee);
   }
 
@@ -601,15 +576,20 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
 }
 
 ExprRef Lowering::lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee) {
-  const MathEntry &entry = mathTable().at(callee->getNameAsString());
-  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
-  if (arity(entry.fn) != e->getNumArgs())
+  const MathFunction *f = nullptr;
+  for (const MathFunction *candidate : mathFunctionsNamed(callee->getNameAsString()))
+    if (candidate->arity() == e->getNumArgs())
+      f = candidate;
+  if (!f)
     unsupported(e, "'" + callee->getNameAsString() + "' with " + std::to_string(e->getNumArgs()) +
                        " arguments is not supported");
+  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
   std::vector<ExprRef> args;
-  for (unsigned i = 0; i < e->getNumArgs(); ++i)
-    args.push_back(convert(lowerExpr(e->getArg(i)), t));
-  return math(entry.fn, t, args);
+  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+    ExprRef arg = lowerExpr(e->getArg(i));
+    args.push_back(f->args[i] == MathArg::Floating ? convert(arg, t) : arg);
+  }
+  return math(f->fn, t, args);
 }
 
 } // namespace cgp

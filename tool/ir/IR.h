@@ -152,9 +152,11 @@ enum class BinaryOp : uint8_t {
   LAnd, LOr,
   BitAnd, BitOr, BitXor, Shl, Shr,
 };
+/// A math function; ir/MathTable.h holds one row for each.
 enum class MathFn : uint8_t {
   Sqrt, Exp, Log, Log1p, Expm1, Sin, Cos, Tan, Tanh, Atan, Atan2, Pow, Hypot,
   Cbrt, Fabs, Fmin, Fmax,
+  NumFunctions // not a function: how many there are
 };
 
 struct ExprNode;
@@ -221,8 +223,6 @@ bool isPredicate(BinaryOp op);
 /// The C++ spelling of an operator.
 const char *spelling(UnaryOp op);
 const char *spelling(BinaryOp op);
-const char *spelling(MathFn fn);
-unsigned arity(MathFn fn);
 
 //===----------------------------------------------------------------------===//
 // Statements
