@@ -123,6 +123,9 @@ struct MathFunction {
   /// `partials` apply, elsewhere `otherwise` (one rule per argument too).
   std::function<ExprRef(DerivativeContext &)> condition;
   std::vector<PartialRule> otherwise;
+  /// The header generated code includes to call it ("cgp/digamma.h"); empty
+  /// for the standard and CUDA functions.
+  std::string header;
   /// Set from the rules when the table is built: whether some rule reads
   /// the call's own value.
   bool derivativeReadsValue = false;
@@ -142,6 +145,16 @@ const std::vector<MathFunction> &mathFunctions();
 /// The rows that a call by `name` (unqualified: "exp", "expf", "__expf")
 /// may mean, whatever their arity.
 std::vector<const MathFunction *> mathFunctionsNamed(const std::string &name);
+/// A function that returns two math functions of one argument through
+/// pointers, `sincos(x, &s, &c)`: the lowering writes it as the two calls,
+/// `s = sin(x); c = cos(x);`, which compute the same values.
+struct MathPair {
+  const char *name;
+  MathFn first, second;
+};
+/// The pair a call by `name` ("sincosf") means, or null.
+const MathPair *mathPairNamed(const std::string &name);
+
 /// The C++ that calls `fn` in type `t`: "std::exp", "rsqrtf", "__expf".
 std::string mathCallName(MathFn fn, const ScalarType &t);
 /// The name of a variable that holds a call's value: "exp_value".

@@ -22,7 +22,8 @@ __global__ void uses_everything(float *f, double *d, int *i, unsigned *u, long l
   i[0] = min(i[1], i[2]) + max(i[1], i[2]);
   u[0] = min(u[1], u[2]) + max(i[1], u[2]) + min(u[1], i[2]) + umin(u[1], u[2]) + umax(u[1], u[2]);
   ll[0] = min(ll[1], ll[2]) + max(ll[1], ll[2]) + llmin(ll[1], ll[2]) + llmax(ll[1], ll[2]);
-  ull[0] = min(ull[1], ull[2]) + max(ull[1], ull[2]) + ullmin(ull[1], ull[2]) + ullmax(ull[1], ull[2]);
+  ull[0] = min(ull[1], ull[2]) + max(ull[1], ull[2]) + ullmin(ull[1], ull[2]) +
+           ullmax(ull[1], ull[2]);
   long l = min(1L, static_cast<long>(t)) + max(2L, static_cast<long>(t));
   f[0] = min(f[1], f[2]) + max(f[1], f[2]) + fminf(f[1], f[2]) + fmaxf(f[1], f[2]) + l;
   d[0] = min(d[1], d[2]) + max(d[1], d[2]) + min(f[1], d[2]) + max(d[1], f[2]);
@@ -110,7 +111,8 @@ __global__ void uses_everything(float *f, double *d, int *i, unsigned *u, long l
   unsigned mask = __activemask() & __ballot_sync(0xffffffffu, t < 8);
   i[5] = __any_sync(mask, t) + __all_sync(mask, t) + __shfl_sync(mask, i[1], 0) +
          static_cast<int>(__shfl_xor_sync(mask, u[1], 1));
-  ll[5] = __shfl_down_sync(mask, ll[1], 1u) + static_cast<long long>(__shfl_up_sync(mask, ull[1], 1u));
+  ll[5] = __shfl_down_sync(mask, ll[1], 1u) +
+          static_cast<long long>(__shfl_up_sync(mask, ull[1], 1u));
   f[7] = __shfl_sync(mask, f[1], 0);
   d[7] = __shfl_xor_sync(mask, d[1], 1, 16);
   u[5] = __match_any_sync(mask, i[1]) + __reduce_add_sync(mask, u[1]) +
