@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/Activity.h"
 
+#include "ir/MathTable.h"
+
 #include <cassert>
 
 namespace cgp {
@@ -59,7 +61,13 @@ template <class Fn> void visitDiff(const ExprRef &e, Fn &&fn) {
     if (e->operands[0]->type.isFloating())
       visitDiff(e->operands[0], fn);
     return;
-  case ExprKind::Math:
+  case ExprKind::Math: {
+    const MathFunction &f = mathFunction(e->mathFn);
+    for (size_t i = 0; i < e->operands.size(); ++i)
+      if (f.differentiable(i)) // floor's argument has none
+        visitDiff(e->operands[i], fn);
+    return;
+  }
   case ExprKind::Opaque:
   case ExprKind::Call:
     for (const ExprRef &op : e->operands)

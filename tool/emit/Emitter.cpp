@@ -9,6 +9,7 @@
 
 #include "planner/Profile.h"
 
+#include "ir/MathTable.h"
 #include "ir/Printer.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -26,6 +27,21 @@
 
 namespace cgp {
 namespace {
+
+/// The headers that the math functions `functions` call need
+/// (cgp/digamma.h), in order.
+std::set<std::string> mathHeaders(const std::vector<Function *> &functions) {
+  std::set<std::string> headers;
+  for (const Function *f : functions)
+    forEachStmt(f->body, [&](const StmtRef &s) {
+      for (const ExprRef &e : ownExprs(s))
+        forEachExpr(e, [&](const ExprRef &x) {
+          if (x->kind == ExprKind::Math && !mathFunction(x->mathFn).header.empty())
+            headers.insert(mathFunction(x->mathFn).header);
+        });
+    });
+  return headers;
+}
 
 const std::set<std::string> &reservedNames() {
   static const std::set<std::string> names = {
@@ -340,6 +356,8 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
            "cgp::dev::registerTapePool();\n";
   if (!in.profiles.empty())
     src += "#include <cgp/profile.h>\n";
+  for (const std::string &header : mathHeaders(code.functions))
+    src += "#include <" + header + ">\n";
   src += formatCode(profileObjects(in.profiles) + generated);
   if (src.back() != '\n')
     src += "\n";

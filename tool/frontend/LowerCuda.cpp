@@ -12,13 +12,17 @@
 // that the reverse sweep mirrors. A warp shuffle of a floating value is a
 // call with a custom pullback (include/cgp/device.h sends the adjoints back
 // to the lanes they came from) and linear in its value (forward mode
-// shuffles the tangent). Warp votes are refused with a message.
+// shuffles the tangent). A load through a cache, `__ldg(&x[i])`, is the
+// element itself: its adjoint goes to d_x[i]. Warp votes are refused with a
+// message.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
 
 #include "clang/AST/Attr.h"
 
+#include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace cgp {
@@ -110,6 +114,21 @@ ExprRef Lowering::lowerShuffle(const clang::CallExpr *e) {
     f->linearArg = 1;
   }
   return call(f, scalarType(e->getType(), e->getBeginLoc()), lowerArgs(e, f));
+}
+
+ExprRef Lowering::lowerCachedLoad(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee || !ctx_.getLangOpts().CUDA || e->getNumArgs() != 1)
+    return nullptr;
+  static const char *const loads[] = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"};
+  std::string name = callee->getNameAsString();
+  if (std::find(std::begin(loads), std::end(loads), name) == std::end(loads))
+    return nullptr;
+  ExprRef element = lowerPointee(e->getArg(0));
+  if (!element)
+    unsupported(e->getArg(0), "'" + name + "' is supported on an element of a buffer: " +
+                                  name + "(&x[i]), " + name + "(x + i)");
+  return element;
 }
 
 void Lowering::refuseCudaCall(const clang::CallExpr *e) {

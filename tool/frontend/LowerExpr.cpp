@@ -3,7 +3,7 @@
 // Expressions keep every conversion Clang made explicit in the AST as IR
 // casts (marked implicit when the user did not write them), so that the
 // generated forward sweep computes bit for bit what the user's code does.
-// Math functions of <cmath> become IR math nodes with known derivatives;
+// Math functions (ir/MathTable.h) become IR math nodes;
 // std::min and std::max become selects (the way libstdc++ defines them);
 // calls of functions with visible bodies become calls of lowered helpers.
 // Pointers exist only as call arguments (`p`, `p + k`, `&a[i]`, `a[i]` of a
@@ -13,6 +13,7 @@
 #include "frontend/Lowering.h"
 
 #include "frontend/TypeMapping.h"
+#include "ir/MathTable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -22,32 +23,6 @@
 namespace cgp {
 namespace {
 
-struct MathEntry {
-  MathFn fn;
-  bool floatOnly; // the `f` suffixed C name
-};
-
-const std::map<std::string, MathEntry> &mathTable() {
-  static const std::map<std::string, MathEntry> table = [] {
-    std::map<std::string, MathEntry> t;
-    const std::pair<const char *, MathFn> names[] = {
-        {"sqrt", MathFn::Sqrt},   {"exp", MathFn::Exp},     {"log", MathFn::Log},
-        {"log1p", MathFn::Log1p}, {"expm1", MathFn::Expm1}, {"sin", MathFn::Sin},
-        {"cos", MathFn::Cos},     {"tan", MathFn::Tan},     {"tanh", MathFn::Tanh},
-        {"atan", MathFn::Atan},   {"atan2", MathFn::Atan2}, {"pow", MathFn::Pow},
-        {"hypot", MathFn::Hypot}, {"cbrt", MathFn::Cbrt},   {"fabs", MathFn::Fabs},
-        {"fmin", MathFn::Fmin},   {"fmax", MathFn::Fmax},
-    };
-    for (auto &[name, fn] : names) {
-      t[name] = {fn, false};
-      t[std::string(name) + "f"] = {fn, true};
-    }
-    t["abs"] = {MathFn::Fabs, false}; // std::abs on floating values only
-    return t;
-  }();
-  return table;
-}
-
 bool inStdOrGlobal(const clang::FunctionDecl *fd) {
   const clang::DeclContext *dc = fd->getDeclContext()->getRedeclContext();
   if (dc->isTranslationUnit())
@@ -56,6 +31,14 @@ bool inStdOrGlobal(const clang::FunctionDecl *fd) {
     return ns->getName() == "std" || ns->getName() == "__gnu_cxx" ||
            ns->getName() == "__1";
   return dc->isExternCContext();
+}
+
+/// True for a function of a library: one without a definition here, or
+/// defined in a system header. A function of the user's with a math
+/// function's name is a helper like any other.
+bool isLibraryFunction(const clang::FunctionDecl *fd, const clang::SourceManager &sources) {
+  const clang::FunctionDecl *def = fd->getDefinition();
+  return !def || sources.isInSystemHeader(def->getLocation());
 }
 
 /// True for a function whose parameters are all integers or bools by value.
@@ -397,16 +380,8 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
         return index(p->base, {varRef(p->offset)});
       }
     }
-    if (Var *v = memoryVar(sub); v && v->isPointer())
-      return index(v, {intLit(0)});
-    if (ExprRef element = containerDataElement(sub, intLit(0))) // *v.data()
+    if (ExprRef element = lowerPointee(sub))
       return element;
-    if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(sub);
-        bo && bo->getOpcode() == clang::BO_Add) {
-      ExprRef a = lowerAddress(bo);
-      if (a->var->isPointer() || a->var->dims.size() == 1)
-        return index(a->var, {a->operands[0]});
-    }
     unsupported(e, "dereferencing this pointer expression is not supported");
   }
   case clang::UO_PreInc:
@@ -431,6 +406,26 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
     break;
   }
   unsupported(e, "this unary operator is not supported");
+}
+
+ExprRef Lowering::lowerPointee(const clang::Expr *pointer) {
+  const clang::Expr *p = pointer->IgnoreParenImpCasts();
+  if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(p);
+      uo && uo->getOpcode() == clang::UO_AddrOf)
+    return lowerPlace(uo->getSubExpr()); // &a[i], &s
+  if (const Alias *alias = pointerAlias(p))
+    return index(alias->base, {varRef(alias->offset)});
+  if (Var *v = memoryVar(p); v && (v->isPointer() || v->dims.size() == 1))
+    return index(v, {intLit(0)}); // p, or a one-dimensional array
+  if (ExprRef element = containerDataElement(p, intLit(0))) // *v.data()
+    return element;
+  if (const auto *bo = llvm::dyn_cast<clang::BinaryOperator>(p);
+      bo && bo->getOpcode() == clang::BO_Add) {
+    ExprRef a = lowerAddress(bo);
+    if (a->var->isPointer() || a->var->dims.size() == 1)
+      return index(a->var, {a->operands[0]});
+  }
+  return nullptr;
 }
 
 ExprRef Lowering::lowerBinary(const clang::BinaryOperator *e) {
@@ -541,6 +536,8 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
     unsupported(e, "indirect calls are not supported");
   if (ExprRef shuffle = lowerShuffle(e))
     return shuffle;
+  if (ExprRef load = lowerCachedLoad(e))
+    return load;
   refuseCudaCall(e);
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
@@ -556,12 +553,27 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
     if ((name == "min" || name == "max") && e->getNumArgs() == 2) {
       ExprRef a = convert(lowerExpr(e->getArg(0)), resultType);
       ExprRef b = convert(lowerExpr(e->getArg(1)), resultType);
+      // CUDA's own min and max of floating values are fminf and fmin
+      // (crt/math_functions.hpp), which differ from std's for NaN.
+      if (resultType.isFloating() && ctx_.getLangOpts().CUDA &&
+          callee->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+          isLibraryFunction(callee, ctx_.getSourceManager()))
+        return math(name == "max" ? MathFn::Fmax : MathFn::Fmin, resultType, {a, b});
       // libstdc++: max(a, b) = (a < b) ? b : a;  min(a, b) = (b < a) ? b : a
       if (name == "max")
         return select(binary(BinaryOp::Lt, a, b), b, a);
       return select(binary(BinaryOp::Lt, b, a), b, a);
     }
-    if (mathTable().count(name) && resultType.isFloating())
+    if (name == "clamp" && e->getNumArgs() == 3 && !callee->getDeclContext()->isTranslationUnit()) {
+      // libstdc++: clamp(v, lo, hi) = min(max(v, lo), hi)
+      ExprRef v = convert(lowerExpr(e->getArg(0)), resultType);
+      ExprRef lo = convert(lowerExpr(e->getArg(1)), resultType);
+      ExprRef hi = convert(lowerExpr(e->getArg(2)), resultType);
+      ExprRef atLeastLo = select(binary(BinaryOp::Lt, v, lo), lo, v);
+      return select(binary(BinaryOp::Lt, hi, atLeastLo), hi, atLeastLo);
+    }
+    if (!mathFunctionsNamed(name).empty() && resultType.isFloating() &&
+        isLibraryFunction(callee, ctx_.getSourceManager()))
       return lowerMathCall(e, callee);
   }
 
@@ -600,16 +612,60 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   return opaque(globalName(callee), resultType, args);
 }
 
+StmtRef Lowering::lowerMathPairCall(const clang::CallExpr *e) {
+  const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (!callee || !inStdOrGlobal(callee) || e->getNumArgs() != 3 ||
+      !isLibraryFunction(callee, ctx_.getSourceManager()))
+    return nullptr;
+  const MathPair *pair = mathPairNamed(callee->getNameAsString());
+  if (!pair)
+    return nullptr;
+  ExprRef results[2];
+  for (int i = 0; i < 2; ++i) {
+    const clang::Expr *pointer = e->getArg(1 + i);
+    results[i] = lowerPointee(pointer);
+    if (!results[i])
+      unsupported(pointer, "'" + callee->getNameAsString() + "' is supported with results "
+                           "written to variables or elements: '&s', '&a[i]', 'p', 'p + k'");
+    const Var *v = results[i]->var;
+    if (v->origin == Var::Global || (v->isConst && v->origin != Var::Local))
+      unsupported(pointer, "writes to the constant '" + v->name + "'");
+  }
+  ScalarType t = results[0]->type;
+  ExprRef x = convert(lowerExpr(e->getArg(0)), t);
+  std::vector<StmtRef> out;
+  if (mentions(x, results[0]->var)) {
+    // sincos(x, &x, &c): the cosine is of the x before the call.
+    Var arg;
+    arg.name = callee->getNameAsString() + "_arg";
+    arg.elem = t;
+    arg.origin = Var::Temp;
+    Var *held = module_.newVar(arg);
+    out.push_back(decl(held, x));
+    x = varRef(held);
+  }
+  out.push_back(assign(results[0], math(pair->first, t, {x})));
+  out.push_back(assign(results[1], convert(math(pair->second, t, {x}), results[1]->type)));
+  for (const StmtRef &s : out)
+    s->pos = position(e->getBeginLoc());
+  return block(out);
+}
+
 ExprRef Lowering::lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee) {
-  const MathEntry &entry = mathTable().at(callee->getNameAsString());
-  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
-  if (arity(entry.fn) != e->getNumArgs())
+  const MathFunction *f = nullptr;
+  for (const MathFunction *candidate : mathFunctionsNamed(callee->getNameAsString()))
+    if (candidate->arity() == e->getNumArgs())
+      f = candidate;
+  if (!f)
     unsupported(e, "'" + callee->getNameAsString() + "' with " + std::to_string(e->getNumArgs()) +
                        " arguments is not supported");
+  ScalarType t = scalarType(e->getType(), e->getBeginLoc());
   std::vector<ExprRef> args;
-  for (unsigned i = 0; i < e->getNumArgs(); ++i)
-    args.push_back(convert(lowerExpr(e->getArg(i)), t));
-  return math(entry.fn, t, args);
+  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+    ExprRef arg = lowerExpr(e->getArg(i));
+    args.push_back(f->args[i] == MathArg::Floating ? convert(arg, t) : arg);
+  }
+  return math(f->fn, t, args);
 }
 
 } // namespace cgp

@@ -365,6 +365,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   } else if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
     if (StmtRef atomic = lowerCudaCallStmt(c))
       out = atomic;
+    else if (StmtRef pair = lowerMathPairCall(c))
+      out = pair;
     else
       out = e->getType()->isRecordType() ? lowerStructCallStmt(c) : eval(lowerExpr(e));
   } else if (const auto *ce = llvm::dyn_cast<clang::CastExpr>(e);

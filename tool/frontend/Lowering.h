@@ -115,7 +115,13 @@ private:
   ExprRef lowerBinary(const clang::BinaryOperator *e);
   ExprRef lowerCall(const clang::CallExpr *e);
   ExprRef lowerMathCall(const clang::CallExpr *e, const clang::FunctionDecl *callee);
+  /// `sincos(x, &s, &c);` and the other calls of ir/MathTable.h's MathPair:
+  /// `s = sin(x); c = cos(x);`. Null for other calls.
+  StmtRef lowerMathPairCall(const clang::CallExpr *e);
   ExprRef lowerAddress(const clang::Expr *e);
+  /// The element `pointer` points to (`&a[i]`, `&s`, `p`, `p + k`, a local
+  /// pointer); null where the frontend cannot tell.
+  ExprRef lowerPointee(const clang::Expr *pointer);
   ExprRef lowerLValue(const clang::Expr *e);
   /// The variable or element `e` names, as lowerLValue, but also a constant
   /// one (what a const reference is bound to).
@@ -325,6 +331,9 @@ private:
   /// A warp shuffle of a floating value: a call of a function whose pullback
   /// is in include/cgp/device.h. Null for other calls.
   ExprRef lowerShuffle(const clang::CallExpr *e);
+  /// `__ldg(&x[i])` and the other loads through a cache: the element. Null
+  /// for other calls.
+  ExprRef lowerCachedLoad(const clang::CallExpr *e);
   /// A `__shared__` array of a `__global__` kernel: one per block.
   StmtRef lowerSharedDecl(const clang::VarDecl *vd);
   /// True while lowering the body of a `__global__` kernel itself (not a

@@ -192,42 +192,6 @@ const char *spelling(BinaryOp op) {
   return "?";
 }
 
-const char *spelling(MathFn fn) {
-  switch (fn) {
-  case MathFn::Sqrt: return "sqrt";
-  case MathFn::Exp: return "exp";
-  case MathFn::Log: return "log";
-  case MathFn::Log1p: return "log1p";
-  case MathFn::Expm1: return "expm1";
-  case MathFn::Sin: return "sin";
-  case MathFn::Cos: return "cos";
-  case MathFn::Tan: return "tan";
-  case MathFn::Tanh: return "tanh";
-  case MathFn::Atan: return "atan";
-  case MathFn::Atan2: return "atan2";
-  case MathFn::Pow: return "pow";
-  case MathFn::Hypot: return "hypot";
-  case MathFn::Cbrt: return "cbrt";
-  case MathFn::Fabs: return "fabs";
-  case MathFn::Fmin: return "fmin";
-  case MathFn::Fmax: return "fmax";
-  }
-  return "?";
-}
-
-unsigned arity(MathFn fn) {
-  switch (fn) {
-  case MathFn::Atan2:
-  case MathFn::Pow:
-  case MathFn::Hypot:
-  case MathFn::Fmin:
-  case MathFn::Fmax:
-    return 2;
-  default:
-    return 1;
-  }
-}
-
 //===----------------------------------------------------------------------===//
 
 static StmtRef make(StmtKind k) { return std::make_shared<StmtNode>(k); }

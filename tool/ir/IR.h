@@ -152,9 +152,31 @@ enum class BinaryOp : uint8_t {
   LAnd, LOr,
   BitAnd, BitOr, BitXor, Shl, Shr,
 };
+/// A math function; ir/MathTable.h holds one row for each.
 enum class MathFn : uint8_t {
+  // <cmath>
   Sqrt, Exp, Log, Log1p, Expm1, Sin, Cos, Tan, Tanh, Atan, Atan2, Pow, Hypot,
   Cbrt, Fabs, Fmin, Fmax,
+  Asin, Acos, Sinh, Cosh, Asinh, Acosh, Atanh, Exp2, Log2, Log10, Erf, Erfc,
+  Tgamma, Lgamma, Fma, Fmod, Remainder, Copysign, Fdim, Ldexp, Scalbn, Hypot3,
+  Floor, Ceil, Round, Trunc, Nearbyint, Rint,
+  // CUDA's (and GNU's) functions outside std
+  Rsqrt, Rcbrt, Exp10, Sinpi, Cospi,
+  // CUDA's fast single-precision intrinsics
+  FastExp, FastExp10, FastLog, FastLog2, FastLog10, FastSin, FastCos, FastTan,
+  FastTanh, FastPow, FastDivide, Saturate,
+  // CUDA's arithmetic rounded to nearest, towards zero, up, down
+  FaddRn, FaddRz, FaddRu, FaddRd, FsubRn, FsubRz, FsubRu, FsubRd,
+  FmulRn, FmulRz, FmulRu, FmulRd, FdivRn, FdivRz, FdivRu, FdivRd,
+  FmafRn, FmafRz, FmafRu, FmafRd, FmafIeeeRn, FmafIeeeRz, FmafIeeeRu, FmafIeeeRd,
+  FrcpRn, FrcpRz, FrcpRu, FrcpRd, FsqrtRn, FsqrtRz, FsqrtRu, FsqrtRd,
+  DaddRn, DaddRz, DaddRu, DaddRd, DsubRn, DsubRz, DsubRu, DsubRd,
+  DmulRn, DmulRz, DmulRu, DmulRd, DdivRn, DdivRz, DdivRu, DdivRd,
+  FmaRn, FmaRz, FmaRu, FmaRd, DrcpRn, DrcpRz, DrcpRu, DrcpRd,
+  DsqrtRn, DsqrtRz, DsqrtRu, DsqrtRd, FrsqrtRn,
+  // generated code only: the derivative of lgamma (include/cgp/digamma.h)
+  Digamma,
+  NumFunctions // not a function: how many there are
 };
 
 struct ExprNode;
@@ -221,8 +243,6 @@ bool isPredicate(BinaryOp op);
 /// The C++ spelling of an operator.
 const char *spelling(UnaryOp op);
 const char *spelling(BinaryOp op);
-const char *spelling(MathFn fn);
-unsigned arity(MathFn fn);
 
 //===----------------------------------------------------------------------===//
 // Statements

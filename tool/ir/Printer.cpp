@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Printer.h"
 
+#include "ir/MathTable.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -199,7 +201,7 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     s = "static_cast<" + e->type.spelling + ">(" + expr(e->operands[0], PrecLowest) + ")";
     break;
   case ExprKind::Math: {
-    s = std::string("std::") + spelling(e->mathFn) + "(";
+    s = mathCallName(e->mathFn, e->type) + "(";
     for (size_t i = 0; i < e->operands.size(); ++i)
       s += (i ? ", " : "") + expr(e->operands[i], PrecLowest);
     s += ")";

@@ -1,6 +1,8 @@
 //===- CostModel.cpp - how long values take and how often they run --------===//
 #include "planner/CostModel.h"
 
+#include "ir/MathTable.h"
+
 namespace cgp {
 
 double scalarBytes(const ScalarType &t) {
@@ -25,34 +27,6 @@ double scalarBytes(const ScalarType &t) {
   }
 }
 
-static double mathCost(MathFn fn) {
-  switch (fn) {
-  case MathFn::Fabs:
-  case MathFn::Fmin:
-  case MathFn::Fmax:
-    return 1;
-  case MathFn::Sqrt:
-    return 6;
-  case MathFn::Cbrt:
-  case MathFn::Hypot:
-  case MathFn::Exp:
-  case MathFn::Expm1:
-  case MathFn::Log:
-  case MathFn::Log1p:
-    return 20;
-  case MathFn::Sin:
-  case MathFn::Cos:
-  case MathFn::Tan:
-  case MathFn::Tanh:
-  case MathFn::Atan:
-    return 25;
-  case MathFn::Atan2:
-  case MathFn::Pow:
-    return 40;
-  }
-  return 20;
-}
-
 double exprCost(const ExprRef &e) {
   double cost = 0;
   forEachExpr(e, [&](const ExprRef &x) {
@@ -66,7 +40,7 @@ double exprCost(const ExprRef &e) {
       cost += 1;
       break;
     case ExprKind::Math:
-      cost += mathCost(x->mathFn);
+      cost += mathFunction(x->mathFn).cost;
       break;
     case ExprKind::Opaque:
       cost += 20;

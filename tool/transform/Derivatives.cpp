@@ -1,73 +1,18 @@
 //===- Derivatives.cpp - adjoint code of one statement --------------------===//
 //
-// Derivative rules, written as the C++ the reverse sweep will run. A seed
-// used by two operands is first stored in a `const` temporary, so that the
-// generated code never repeats a long expression.
+// The chain rule over an expression, written as the C++ the reverse sweep
+// will run; math functions' own derivatives come from ir/MathTable.h. A
+// seed used by two operands is first stored in a `const` temporary, so that
+// the generated code never repeats a long expression.
 //
 //===----------------------------------------------------------------------===//
 #include "transform/Derivatives.h"
 
+#include "ir/MathTable.h"
+
 #include <cassert>
 
 namespace cgp {
-
-//===----------------------------------------------------------------------===//
-// Expression builders with light constant folding
-//===----------------------------------------------------------------------===//
-
-ExprRef constant(double value, const ScalarType &t) { return floatLit(value, t); }
-
-static bool isLit(const ExprRef &e, double v) {
-  return (e->kind == ExprKind::FloatLit && e->floatValue == v) ||
-         (e->kind == ExprKind::IntLit && e->intValue == v);
-}
-
-ExprRef neg(const ExprRef &a) {
-  if (a->kind == ExprKind::Unary && a->unaryOp == UnaryOp::Neg)
-    return a->operands[0];
-  // -((-x) * y) = x * y, and the same for /
-  if (a->kind == ExprKind::Binary &&
-      (a->binaryOp == BinaryOp::Mul || a->binaryOp == BinaryOp::Div)) {
-    const ExprRef &l = a->operands[0];
-    if (l->kind == ExprKind::Unary && l->unaryOp == UnaryOp::Neg)
-      return binary(a->binaryOp, l->operands[0], a->operands[1]);
-  }
-  if (a->kind == ExprKind::FloatLit)
-    return floatLit(-a->floatValue, a->type);
-  return unary(UnaryOp::Neg, a);
-}
-
-ExprRef mul(const ExprRef &a, const ExprRef &b) {
-  if (isLit(a, 1))
-    return b;
-  if (isLit(b, 1))
-    return a;
-  if (isLit(a, -1))
-    return neg(b);
-  if (isLit(b, -1))
-    return neg(a);
-  return binary(BinaryOp::Mul, a, b);
-}
-
-ExprRef div(const ExprRef &a, const ExprRef &b) {
-  if (isLit(b, 1))
-    return a;
-  return binary(BinaryOp::Div, a, b);
-}
-
-ExprRef add(const ExprRef &a, const ExprRef &b) {
-  if (isLit(a, 0))
-    return b;
-  if (isLit(b, 0))
-    return a;
-  return binary(BinaryOp::Add, a, b);
-}
-
-ExprRef sub(const ExprRef &a, const ExprRef &b) {
-  if (isLit(b, 0))
-    return a;
-  return binary(BinaryOp::Sub, a, b);
-}
 
 //===----------------------------------------------------------------------===//
 // AdjointMap
@@ -208,114 +153,80 @@ void AdjointBuilder::propagate(const ExprRef &e, const ExprRef &seed, std::vecto
   }
 }
 
-void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
-                                   std::vector<StmtRef> &out) {
-  const ScalarType &t = e->type;
-  const ExprRef &a = e->operands[0];
-  auto fn = [&](MathFn f, std::vector<ExprRef> args) {
-    ExprRef call = math(f, t, std::move(args));
-    ExprRef holder = held_ ? held_(call) : nullptr;
-    return holder ? holder : call;
-  };
-  auto one = constant(1, t);
-  switch (e->mathFn) {
-  case MathFn::Sqrt: // 1 / (2 sqrt(a))
-    propagate(a, div(seed, mul(constant(2, t), fn(MathFn::Sqrt, {a}))), out);
-    return;
-  case MathFn::Exp:
-  case MathFn::Expm1: // exp(a)
-    propagate(a, mul(seed, fn(MathFn::Exp, {a})), out);
-    return;
-  case MathFn::Log: // 1 / a
-    propagate(a, div(seed, a), out);
-    return;
-  case MathFn::Log1p: // 1 / (1 + a)
-    propagate(a, div(seed, add(one, a)), out);
-    return;
-  case MathFn::Sin:
-    propagate(a, mul(seed, fn(MathFn::Cos, {a})), out);
-    return;
-  case MathFn::Cos:
-    propagate(a, mul(seed, neg(fn(MathFn::Sin, {a}))), out);
-    return;
-  case MathFn::Tan: { // 1 + tan(a)^2
-    ExprRef ta = stable(fn(MathFn::Tan, {a}), out, "tan_value");
-    propagate(a, mul(seed, add(one, mul(ta, ta))), out);
-    return;
-  }
-  case MathFn::Tanh: { // 1 - tanh(a)^2
-    ExprRef th = stable(fn(MathFn::Tanh, {a}), out, "tanh_value");
-    propagate(a, mul(seed, sub(one, mul(th, th))), out);
-    return;
-  }
-  case MathFn::Atan: // 1 / (1 + a^2)
-    propagate(a, div(seed, add(one, mul(a, a))), out);
-    return;
-  case MathFn::Cbrt: { // 1 / (3 cbrt(a)^2)
-    ExprRef c = stable(fn(MathFn::Cbrt, {a}), out, "cbrt_value");
-    propagate(a, div(seed, mul(constant(3, t), mul(c, c))), out);
-    return;
-  }
-  case MathFn::Fabs: {
-    std::vector<StmtRef> negative, positive;
-    propagate(a, neg(seed), negative);
-    propagate(a, seed, positive);
-    out.push_back(ifStmt(binary(BinaryOp::Lt, a, constant(0, t)), block(negative),
-                         block(positive)));
-    return;
-  }
-  default:
-    break;
+/// Reverse mode's answers to a derivative rule: the call's value and the
+/// functions it needs are read from the variables that hold them where a
+/// statement runs (held math values), else evaluated again; temporaries go
+/// to the code being built; a value that several arguments' derivatives
+/// read is kept in a temporary only when several arguments are varied.
+class AdjointBuilder::MathContext final : public DerivativeContext {
+public:
+  MathContext(AdjointBuilder &builder, const ExprRef &call, unsigned variedArgs)
+      : DerivativeContext(call), builder_(builder), variedArgs_(variedArgs) {}
+
+  /// Where temporaries go: the code of one piece of a piecewise derivative.
+  void emitInto(std::vector<StmtRef> &out) {
+    out_ = &out;
+    shared_.clear();
   }
 
-  // Two-argument functions.
-  const ExprRef &b = e->operands[1];
-  bool va = exprVaried(a, varied_), vb = exprVaried(b, varied_);
-  ExprRef s = va && vb ? stable(seed, out, "adj") : seed;
-  switch (e->mathFn) {
-  case MathFn::Atan2: { // atan2(a, b): d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2)
-    ExprRef r2 = add(mul(a, a), mul(b, b));
-    if (va && vb)
-      r2 = stable(r2, out, "radius2");
-    if (va)
-      propagate(a, div(mul(s, b), r2), out);
-    if (vb)
-      propagate(b, neg(div(mul(s, a), r2)), out);
-    return;
+  ExprRef value() override { return call(call_->mathFn, call_->operands); }
+  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
+    ExprRef e = math(fn, type(), std::move(args));
+    ExprRef holder = builder_.held_ ? builder_.held_(e) : nullptr;
+    return holder ? holder : e;
   }
-  case MathFn::Pow: { // a^b: d/da = b a^(b-1), d/db = a^b log(a)
-    if (va) {
-      ExprRef bm1 = b->kind == ExprKind::FloatLit ? floatLit(b->floatValue - 1, t) : sub(b, one);
-      propagate(a, mul(s, mul(b, fn(MathFn::Pow, {a, bm1}))), out);
+  ExprRef temporary(const ExprRef &e, const std::string &name) override {
+    return builder_.stable(e, *out_, name);
+  }
+  ExprRef shared(const ExprRef &e, const std::string &name) override {
+    if (variedArgs_ < 2)
+      return e;
+    auto it = shared_.find(name);
+    if (it == shared_.end())
+      it = shared_.emplace(name, builder_.stable(e, *out_, name)).first;
+    return it->second;
+  }
+
+private:
+  AdjointBuilder &builder_;
+  unsigned variedArgs_;
+  std::vector<StmtRef> *out_ = nullptr;
+  std::map<std::string, ExprRef> shared_;
+};
+
+void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
+                                   std::vector<StmtRef> &out) {
+  const MathFunction &f = mathFunction(e->mathFn);
+  std::vector<bool> varied(e->operands.size());
+  unsigned count = 0;
+  for (size_t i = 0; i < varied.size(); ++i) {
+    varied[i] = f.differentiable(i) && exprVaried(e->operands[i], varied_);
+    count += varied[i];
+  }
+  // A seed that several arguments read is read once.
+  ExprRef s = count > 1 ? stable(seed, out, "adj") : seed;
+  MathContext context(*this, e, count);
+  auto addPartials = [&](const std::vector<PartialRule> &rules, std::vector<StmtRef> &code) {
+    context.emitInto(code);
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (!varied[i] || !rules[i])
+        continue;
+      Partial p = rules[i](context);
+      if (!p.isZero())
+        propagate(e->operands[i], p.times(s), code);
     }
-    if (vb)
-      propagate(b, mul(s, mul(fn(MathFn::Pow, {a, b}), fn(MathFn::Log, {a}))), out);
+  };
+  if (!f.condition) {
+    addPartials(f.partials, out);
     return;
   }
-  case MathFn::Hypot: { // d/da = a / hypot(a, b)
-    ExprRef h = fn(MathFn::Hypot, {a, b});
-    if (va && vb)
-      h = stable(h, out, "hypot_value");
-    if (va)
-      propagate(a, div(mul(s, a), h), out);
-    if (vb)
-      propagate(b, div(mul(s, b), h), out);
-    return;
-  }
-  case MathFn::Fmin:
-  case MathFn::Fmax: {
-    // fmin(a, b) is b when b < a, else a; fmax(a, b) is b when a < b.
-    ExprRef pickB = e->mathFn == MathFn::Fmin ? binary(BinaryOp::Lt, b, a)
-                                              : binary(BinaryOp::Lt, a, b);
-    std::vector<StmtRef> toB, toA;
-    propagate(b, s, toB);
-    propagate(a, s, toA);
-    out.push_back(ifStmt(pickB, block(toB), toA.empty() ? nullptr : block(toA)));
-    return;
-  }
-  default:
-    return;
-  }
+  // Piecewise: only the piece the value came from receives the adjoint.
+  std::vector<StmtRef> inside, outside;
+  addPartials(f.partials, inside);
+  addPartials(f.otherwise, outside);
+  context.emitInto(out);
+  out.push_back(ifStmt(f.condition(context), block(inside),
+                       outside.empty() ? nullptr : block(outside)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -326,22 +237,9 @@ void AdjointBuilder::propagateMath(const ExprRef &e, const ExprRef &seed,
 static bool hasSingularDerivative(const ExprRef &e, const VarSet &varied) {
   bool singular = false;
   forEachExpr(e, [&](const ExprRef &x) {
-    if (x->kind == ExprKind::Math) {
-      switch (x->mathFn) {
-      case MathFn::Sqrt:
-      case MathFn::Cbrt:
-      case MathFn::Log:
-      case MathFn::Log1p:
-      case MathFn::Pow:
-      case MathFn::Atan2:
-      case MathFn::Hypot:
-      case MathFn::Tan:
-        singular |= exprVaried(x, varied);
-        break;
-      default:
-        break;
-      }
-    }
+    if (x->kind == ExprKind::Math &&
+        mathFunction(x->mathFn).singular != Singularity::None)
+      singular |= exprVaried(x, varied);
     if (x->kind == ExprKind::Binary && x->binaryOp == BinaryOp::Div)
       singular |= exprVaried(x->operands[1], varied);
   });

@@ -4,14 +4,16 @@
 // adds, for every varied operand x of e, the adjoint times de/dx into the
 // adjoint of x. This file builds that code for one assignment: the chain
 // rule over the expression tree, and the derivative of each math function.
-// Selects (`c ? a : b`) and fabs/fmin/fmax become ifs, so the arm not taken
-// adds nothing, not even 0 * inf.
+// The derivatives of math functions are the rules of ir/MathTable.h. Selects
+// (`c ? a : b`) and piecewise functions (fabs, fmin) become ifs, so the arm
+// not taken adds nothing, not even 0 * inf.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_TRANSFORM_DERIVATIVES_H
 #define CGP_TRANSFORM_DERIVATIVES_H
 
 #include "analysis/Activity.h"
+#include "ir/Fold.h"
 #include "ir/IR.h"
 
 #include <functional>
@@ -72,6 +74,8 @@ public:
   void setHeld(HeldValues held) { held_ = std::move(held); }
 
 private:
+  class MathContext; // how a math function's derivative rule reads values here
+
   /// `e` itself when it is cheap to repeat, else a `const` temporary
   /// named `name` that holds it.
   ExprRef stable(const ExprRef &e, std::vector<StmtRef> &out, const std::string &name);
@@ -93,14 +97,6 @@ void adjointOfAssign(const StmtRef &s, const StmtActivity &facts, AdjointMap &ad
 /// it in a temporary: variables, literals, elements with such indices, and
 /// negations and conversions of those.
 bool isCheapToRepeat(const ExprRef &e);
-
-/// Constant folding helpers for building derivative expressions.
-ExprRef constant(double value, const ScalarType &t);
-ExprRef mul(const ExprRef &a, const ExprRef &b);
-ExprRef div(const ExprRef &a, const ExprRef &b);
-ExprRef add(const ExprRef &a, const ExprRef &b);
-ExprRef sub(const ExprRef &a, const ExprRef &b);
-ExprRef neg(const ExprRef &a);
 
 } // namespace cgp
 

@@ -11,6 +11,7 @@
 #include "transform/Forward.h"
 
 #include "analysis/Activity.h"
+#include "ir/MathTable.h"
 #include "transform/Declarations.h"
 #include "transform/Derivatives.h"
 #include "transform/Prepare.h"
@@ -69,6 +70,7 @@ private:
   StmtRef assignStmt(const StmtRef &s);
   StmtRef callStmt(const StmtRef &s);
   StmtRef customCall(const StmtRef &s, const ExprRef &lhsTangent);
+  class MathContext; // how a math function's derivative rule reads values here
   ExprRef dotMath(const ExprRef &e, std::vector<StmtRef> &pre);
   ExprRef stable(const ExprRef &e, std::vector<StmtRef> &pre, const std::string &name);
   /// `t != 0 ? t * derivative : 0`: where the derivative can be infinite
@@ -380,82 +382,69 @@ ExprRef TangentBuilder::dot(const ExprRef &e, std::vector<StmtRef> &pre) {
   }
 }
 
+/// Forward mode's answers to a derivative rule. The tangent is computed
+/// before the call, so the call's value goes into a temporary (named after
+/// the function, `exp_value`) that the primal assignment then reads
+/// (assignStmt); every other value a rule needs twice gets one too.
+class TangentBuilder::MathContext final : public DerivativeContext {
+public:
+  MathContext(TangentBuilder &builder, const ExprRef &call, std::vector<StmtRef> &pre)
+      : DerivativeContext(call), builder_(builder), pre_(pre) {}
+
+  ExprRef value() override { return shared(call_, mathValueName(call_->mathFn)); }
+  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
+    return math(fn, type(), std::move(args));
+  }
+  ExprRef temporary(const ExprRef &e, const std::string &name) override {
+    return builder_.stable(e, pre_, name);
+  }
+  ExprRef shared(const ExprRef &e, const std::string &name) override {
+    auto it = shared_.find(name);
+    if (it == shared_.end())
+      it = shared_.emplace(name, builder_.stable(e, pre_, name)).first;
+    return it->second;
+  }
+
+private:
+  TangentBuilder &builder_;
+  std::vector<StmtRef> &pre_;
+  std::map<std::string, ExprRef> shared_;
+};
+
 ExprRef TangentBuilder::dotMath(const ExprRef &e, std::vector<StmtRef> &pre) {
-  const ScalarType &t = e->type;
-  const ExprRef &a = e->operands[0];
-  auto fn = [&](MathFn f, std::vector<ExprRef> args) { return math(f, t, std::move(args)); };
-  ExprRef one = constant(1, t);
-  ExprRef da = dot(a, pre);
-  switch (e->mathFn) {
-  case MathFn::Sqrt: // 1 / (2 sqrt(a))
-    if (!da)
-      return nullptr;
-    return guarded(da, div(one, mul(constant(2, t), stable(fn(MathFn::Sqrt, {a}), pre,
-                                                            "sqrt_value"))),
-                   pre);
-  case MathFn::Exp:
-    return da ? mul(da, stable(fn(MathFn::Exp, {a}), pre, "exp_value")) : nullptr;
-  case MathFn::Expm1:
-    return times(da, fn(MathFn::Exp, {a}));
-  case MathFn::Log:
-    return da ? div(da, a) : nullptr;
-  case MathFn::Log1p:
-    return da ? div(da, add(one, a)) : nullptr;
-  case MathFn::Sin:
-    return times(da, fn(MathFn::Cos, {a}));
-  case MathFn::Cos:
-    return times(da, neg(fn(MathFn::Sin, {a})));
-  case MathFn::Tan: {
-    if (!da)
-      return nullptr;
-    ExprRef ta = stable(fn(MathFn::Tan, {a}), pre, "tan_value");
-    return mul(da, add(one, mul(ta, ta)));
+  const MathFunction &f = mathFunction(e->mathFn);
+  std::vector<ExprRef> tangents(e->operands.size());
+  bool any = false;
+  for (size_t i = 0; i < tangents.size(); ++i) {
+    if (f.differentiable(i))
+      tangents[i] = dot(e->operands[i], pre);
+    any |= tangents[i] != nullptr;
   }
-  case MathFn::Tanh: {
-    if (!da)
-      return nullptr;
-    ExprRef th = stable(fn(MathFn::Tanh, {a}), pre, "tanh_value");
-    return mul(da, sub(one, mul(th, th)));
-  }
-  case MathFn::Atan:
-    return da ? div(da, add(one, mul(a, a))) : nullptr;
-  case MathFn::Cbrt: {
-    if (!da)
-      return nullptr;
-    ExprRef c = stable(fn(MathFn::Cbrt, {a}), pre, "cbrt_value");
-    return guarded(da, div(one, mul(constant(3, t), mul(c, c))), pre);
-  }
-  case MathFn::Fabs:
-    return da ? select(binary(BinaryOp::Lt, a, constant(0, t)), neg(da), da) : nullptr;
-  default:
-    break;
-  }
-  const ExprRef &b = e->operands[1];
-  ExprRef db = dot(b, pre);
-  if (!da && !db)
+  if (!any)
     return nullptr;
-  ExprRef zero = constant(0, t);
-  switch (e->mathFn) {
-  case MathFn::Atan2: { // (b da - a db) / (a^2 + b^2)
-    ExprRef r2 = stable(add(mul(a, a), mul(b, b)), pre, "radius2");
-    return plus(guarded(da, div(b, r2), pre), guarded(db, neg(div(a, r2)), pre));
-  }
-  case MathFn::Pow: { // b a^(b-1) da + a^b log(a) db
-    ExprRef bm1 = b->kind == ExprKind::FloatLit ? floatLit(b->floatValue - 1, t) : sub(b, one);
-    return plus(guarded(da, mul(b, fn(MathFn::Pow, {a, bm1})), pre),
-                guarded(db, mul(fn(MathFn::Pow, {a, b}), fn(MathFn::Log, {a})), pre));
-  }
-  case MathFn::Hypot: { // (a da + b db) / hypot(a, b)
-    ExprRef h = stable(fn(MathFn::Hypot, {a, b}), pre, "hypot_value");
-    return plus(guarded(da, div(a, h), pre), guarded(db, div(b, h), pre));
-  }
-  case MathFn::Fmin: // fmin(a, b) is b when b < a
-    return select(binary(BinaryOp::Lt, b, a), db ? db : zero, da ? da : zero);
-  case MathFn::Fmax: // fmax(a, b) is b when a < b
-    return select(binary(BinaryOp::Lt, a, b), db ? db : zero, da ? da : zero);
-  default:
+  MathContext context(*this, e, pre);
+  // Where the derivative can be infinite at a finite value (sqrt at 0), a
+  // zero tangent stays zero.
+  bool guard = f.singular == Singularity::WhereValueFinite;
+  auto sum = [&](const std::vector<PartialRule> &rules) {
+    ExprRef total;
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (!tangents[i] || !rules[i])
+        continue;
+      Partial p = rules[i](context);
+      if (!p.isZero())
+        total = plus(total, guard ? guarded(tangents[i], p.factor(), pre) : p.times(tangents[i]));
+    }
+    return total;
+  };
+  if (!f.condition)
+    return sum(f.partials);
+  // Piecewise: the tangent of the piece the value is on.
+  ExprRef inside = sum(f.partials), outside = sum(f.otherwise);
+  if (!inside && !outside)
     return nullptr;
-  }
+  ExprRef zero = constant(0, e->type);
+  return select(f.condition(context), inside ? inside : zero, outside ? outside : zero);
 }
 
 } // namespace

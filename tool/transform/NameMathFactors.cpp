@@ -9,23 +9,16 @@
 //===----------------------------------------------------------------------===//
 #include "transform/NameMathFactors.h"
 
+#include "ir/MathTable.h"
+
 namespace cgp {
 namespace {
 
 /// The functions worth naming: a library call each, whose derivative reads
-/// another function of the argument, not the call's own value.
+/// other functions of the argument, not the call's own value.
 bool derivativeReadsOtherValue(MathFn fn) {
-  switch (fn) {
-  case MathFn::Sin:
-  case MathFn::Cos:
-  case MathFn::Log:
-  case MathFn::Log1p:
-  case MathFn::Atan:
-  case MathFn::Atan2:
-    return true;
-  default:
-    return false;
-  }
+  const MathFunction &f = mathFunction(fn);
+  return f.isCostly() && !f.derivativeReadsValue;
 }
 
 bool isProduct(const ExprRef &e) {
@@ -57,7 +50,7 @@ public:
 private:
   ExprRef named(const ExprRef &call, std::vector<StmtRef> &pre) {
     Var v;
-    v.name = std::string(spelling(call->mathFn)) + "_value";
+    v.name = mathValueName(call->mathFn);
     v.elem = call->type;
     v.origin = Var::Temp;
     v.isConst = true;

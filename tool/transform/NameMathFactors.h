@@ -11,8 +11,9 @@
 // naming it saves; on the device, where recomputing costs less than a
 // tape, it is a candidate for recomputation like any other value.
 //
-// Only functions whose own derivative does not read their value are named
-// (sin, cos, log, log1p, atan, atan2): for exp, tanh or sqrt the reverse
+// Only costly functions whose own derivative does not read their value are
+// named (sin, cos, log, log1p, expm1, atan, atan2, ...: the math table says
+// which, ir/MathTable.h): for exp, tanh or sqrt the reverse
 // sweep evaluates the call anyway for the call's own derivative, and the
 // repeat is merged there (transform/ReuseMath.h), so a stored copy would
 // only add tape. Calls on the lazy side of `?:`, `&&` or `||` stay where

@@ -22,22 +22,15 @@
 //===----------------------------------------------------------------------===//
 #include "transform/ReuseMath.h"
 
+#include "ir/MathTable.h"
+
 #include <set>
 
 namespace cgp {
 namespace {
 
 /// Math functions worth a temporary: a library call each.
-bool isCostly(MathFn fn) {
-  switch (fn) {
-  case MathFn::Fabs:
-  case MathFn::Fmin:
-  case MathFn::Fmax:
-    return false;
-  default:
-    return true;
-  }
-}
+bool isCostly(MathFn fn) { return mathFunction(fn).isCostly(); }
 
 /// The costly math calls `e` always evaluates, outermost first.
 void collectCandidates(const ExprRef &e, std::vector<ExprRef> &out) {
@@ -219,8 +212,7 @@ private:
   StmtRef makeHolder(Available &a, StmtRef current, std::vector<StmtRef> &out,
                      std::vector<Available> &table) {
     Var v;
-    std::string fn = spelling(a.call->mathFn);
-    v.name = fn.substr(fn.rfind(':') == std::string::npos ? 0 : fn.rfind(':') + 1) + "_value";
+    v.name = mathValueName(a.call->mathFn);
     v.elem = a.call->type;
     v.origin = Var::Temp;
     v.isConst = true;

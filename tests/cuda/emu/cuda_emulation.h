@@ -872,6 +872,7 @@ inline double __ddiv_rn(double x, double y) { return x / y; }
 inline double __dsqrt_rn(double x) { return std::sqrt(x); }
 inline double __drcp_rn(double x) { return 1.0 / x; }
 inline double __fma_rn(double x, double y, double z) { return std::fma(x, y, z); }
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }  // ties to even
 
 // CUDA's global min/max overloads.
 #define CGP_EMU_MINMAX(T)                                   \

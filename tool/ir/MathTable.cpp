@@ -1,0 +1,513 @@
+//===- MathTable.cpp - every math function cgp-ad knows, one row each -----===//
+//
+// See MathTable.h. Rows may come in any order (each is stored at its
+// MathFn); each derivative rule is written with the folding builders of
+// ir/Fold.h and the context's value(), call(), temporary() and shared(), so
+// that one rule serves reverse and forward mode on the host and on the
+// device.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/MathTable.h"
+
+#include "ir/Fold.h"
+
+#include <cassert>
+#include <map>
+
+namespace cgp {
+
+ExprRef Partial::times(const ExprRef &seed) const {
+  ExprRef product = mul(seed, num);
+  ExprRef e = den ? div(product, den) : product;
+  return negate ? neg(e) : e;
+}
+
+ExprRef Partial::factor() const {
+  ExprRef e = den ? div(num, den) : num;
+  return negate ? neg(e) : e;
+}
+
+bool MathFunction::differentiable(size_t arg) const {
+  return (arg < partials.size() && partials[arg]) || (arg < otherwise.size() && otherwise[arg]);
+}
+
+namespace {
+
+using C = DerivativeContext;
+constexpr MathArg F = MathArg::Floating;
+constexpr MathArg I = MathArg::Integer;
+
+Partial factor(ExprRef e) { return {std::move(e), nullptr, false}; }
+Partial quotient(ExprRef num, ExprRef den) { return {std::move(num), std::move(den), false}; }
+Partial negated(Partial p) {
+  p.negate = !p.negate;
+  return p;
+}
+
+MathFunction row(MathFn fn, std::string name, std::vector<MathArg> args, double cost,
+                 std::vector<PartialRule> partials, Singularity singular = Singularity::None) {
+  MathFunction f;
+  f.fn = fn;
+  f.name = std::move(name);
+  f.args = std::move(args);
+  f.cost = cost;
+  f.partials = std::move(partials);
+  f.singular = singular;
+  return f;
+}
+
+/// A row whose derivative is `partials` where `condition` holds and
+/// `otherwise` elsewhere.
+MathFunction piecewise(MathFunction f, std::function<ExprRef(C &)> condition,
+                       std::vector<PartialRule> otherwise) {
+  f.condition = std::move(condition);
+  f.otherwise = std::move(otherwise);
+  return f;
+}
+
+MathFunction withAliases(MathFunction f, std::vector<std::string> aliases) {
+  f.aliases = std::move(aliases);
+  return f;
+}
+
+constexpr double kPi = 3.141592653589793;
+constexpr double kLn2 = 0.6931471805599453;
+constexpr double kLn10 = 2.302585092994046;
+constexpr double kTwoOverSqrtPi = 1.1283791670955126;
+
+/// fma(a, b, c) = a b + c.
+std::vector<PartialRule> fmaPartials() {
+  return {[](C &c) { return factor(c.arg(1)); }, [](C &c) { return factor(c.arg(0)); },
+          [](C &c) { return factor(c.constant(1)); }};
+}
+
+/// a / b: 1 / b, and -(a / b) / b, from the quotient itself.
+std::vector<PartialRule> quotientPartials() {
+  return {[](C &c) { return quotient(c.constant(1), c.arg(1)); },
+          [](C &c) { return negated(quotient(c.value(), c.arg(1))); }};
+}
+
+const Singularity infinite = Singularity::WhereValueInfinite;
+const Singularity finite = Singularity::WhereValueFinite;
+const PartialRule one = [](C &c) { return factor(c.constant(1)); };
+
+MathFunction cFamily(MathFunction f) {
+  f.naming = MathNaming::CFamily;
+  return f;
+}
+
+MathFunction exact(MathFunction f) {
+  f.naming = MathNaming::Exact;
+  return f;
+}
+
+/// <cmath>'s roots, powers, exponentials, logarithms, trigonometry and
+/// piecewise linear functions.
+void addBasicRows(std::vector<MathFunction> &t) {
+  // Powers and roots.
+  t.push_back(row(MathFn::Sqrt, "sqrt", {F}, 6,
+                  {[](C &c) { return quotient(c.constant(1), mul(c.constant(2), c.value())); }},
+                  finite));
+  // Exponentials and logarithms.
+  t.push_back(row(MathFn::Exp, "exp", {F}, 20, {[](C &c) { return factor(c.value()); }}));
+  t.push_back(row(MathFn::Log, "log", {F}, 20,
+                  {[](C &c) { return quotient(c.constant(1), c.arg(0)); }}, infinite));
+  t.push_back(row(MathFn::Log1p, "log1p", {F}, 20,
+                  {[](C &c) { return quotient(c.constant(1), add(c.constant(1), c.arg(0))); }},
+                  infinite));
+  t.push_back(row(MathFn::Expm1, "expm1", {F}, 20,
+                  {[](C &c) { return factor(c.call(MathFn::Exp, {c.arg(0)})); }}));
+  // Trigonometric and hyperbolic functions.
+  t.push_back(row(MathFn::Sin, "sin", {F}, 25,
+                  {[](C &c) { return factor(c.call(MathFn::Cos, {c.arg(0)})); }}));
+  t.push_back(row(MathFn::Cos, "cos", {F}, 25,
+                  {[](C &c) { return factor(neg(c.call(MathFn::Sin, {c.arg(0)}))); }}));
+  t.push_back(row(MathFn::Tan, "tan", {F}, 25,
+                  {[](C &c) {
+                    ExprRef v = c.temporary(c.value(), "tan_value");
+                    return factor(add(c.constant(1), mul(v, v)));
+                  }},
+                  infinite));
+  t.push_back(row(MathFn::Tanh, "tanh", {F}, 25, {[](C &c) {
+                    ExprRef v = c.temporary(c.value(), "tanh_value");
+                    return factor(sub(c.constant(1), mul(v, v)));
+                  }}));
+  t.push_back(row(MathFn::Atan, "atan", {F}, 25, {[](C &c) {
+                    const ExprRef &a = c.arg(0);
+                    return quotient(c.constant(1), add(c.constant(1), mul(a, a)));
+                  }}));
+  t.push_back(row(MathFn::Atan2, "atan2", {F, F}, 40,
+                  {[](C &c) { // atan2(a, b): b / (a^2 + b^2)
+                     const ExprRef &a = c.arg(0), &b = c.arg(1);
+                     return quotient(b, c.shared(add(mul(a, a), mul(b, b)), "radius2"));
+                   },
+                   [](C &c) { // -a / (a^2 + b^2)
+                     const ExprRef &a = c.arg(0), &b = c.arg(1);
+                     return negated(quotient(a, c.shared(add(mul(a, a), mul(b, b)), "radius2")));
+                   }},
+                  finite));
+  t.push_back(row(MathFn::Pow, "pow", {F, F}, 40,
+                  {[](C &c) { // a^b: b a^(b-1)
+                     const ExprRef &a = c.arg(0), &b = c.arg(1);
+                     ExprRef bm1 = b->kind == ExprKind::FloatLit
+                                       ? floatLit(b->floatValue - 1, c.type())
+                                       : sub(b, c.constant(1));
+                     return factor(mul(b, c.call(MathFn::Pow, {a, bm1})));
+                   },
+                   [](C &c) { // a^b log(a)
+                     return factor(mul(c.value(), c.call(MathFn::Log, {c.arg(0)})));
+                   }},
+                  finite));
+  t.push_back(row(MathFn::Hypot, "hypot", {F, F}, 20,
+                  {[](C &c) { return quotient(c.arg(0), c.shared(c.value(), "hypot_value")); },
+                   [](C &c) { return quotient(c.arg(1), c.shared(c.value(), "hypot_value")); }},
+                  finite));
+  t.push_back(row(MathFn::Cbrt, "cbrt", {F}, 20,
+                  {[](C &c) {
+                    ExprRef v = c.temporary(c.value(), "cbrt_value");
+                    return quotient(c.constant(1), mul(c.constant(3), mul(v, v)));
+                  }},
+                  finite));
+  // Piecewise linear functions: the derivative of the piece the value is on.
+  t.push_back(withAliases(
+      piecewise(row(MathFn::Fabs, "fabs", {F}, 1, {[](C &c) { return factor(c.constant(-1)); }}),
+                [](C &c) { return binary(BinaryOp::Lt, c.arg(0), c.constant(0)); }, {one}),
+      {"abs"})); // std::abs of a floating value
+  // fmin(a, b) is b when b < a, else a; fmax(a, b) is b when a < b, else a.
+  t.push_back(piecewise(row(MathFn::Fmin, "fmin", {F, F}, 1, {nullptr, one}),
+                        [](C &c) { return binary(BinaryOp::Lt, c.arg(1), c.arg(0)); },
+                        {one, nullptr}));
+  t.push_back(piecewise(row(MathFn::Fmax, "fmax", {F, F}, 1, {nullptr, one}),
+                        [](C &c) { return binary(BinaryOp::Lt, c.arg(0), c.arg(1)); },
+                        {one, nullptr}));
+}
+
+/// The rest of <cmath>: inverse and hyperbolic functions, the error and gamma
+/// functions, arithmetic, rounding.
+void addMoreRows(std::vector<MathFunction> &t) {
+  // Inverse trigonometric and hyperbolic functions.
+  auto oneOverSqrt = [](C &c, ExprRef radicand) {
+    return quotient(c.constant(1), c.call(MathFn::Sqrt, {std::move(radicand)}));
+  };
+  t.push_back(row(MathFn::Asin, "asin", {F}, 25,
+                  {[=](C &c) { // 1 / sqrt(1 - a^2)
+                    return oneOverSqrt(c, sub(c.constant(1), mul(c.arg(0), c.arg(0))));
+                  }},
+                  finite));
+  t.push_back(row(MathFn::Acos, "acos", {F}, 25,
+                  {[=](C &c) { // -1 / sqrt(1 - a^2)
+                    return negated(oneOverSqrt(c, sub(c.constant(1), mul(c.arg(0), c.arg(0)))));
+                  }},
+                  finite));
+  t.push_back(row(MathFn::Sinh, "sinh", {F}, 25,
+                  {[](C &c) { return factor(c.call(MathFn::Cosh, {c.arg(0)})); }}));
+  t.push_back(row(MathFn::Cosh, "cosh", {F}, 25,
+                  {[](C &c) { return factor(c.call(MathFn::Sinh, {c.arg(0)})); }}));
+  t.push_back(row(MathFn::Asinh, "asinh", {F}, 25, {[=](C &c) { // 1 / sqrt(a^2 + 1)
+                    return oneOverSqrt(c, add(mul(c.arg(0), c.arg(0)), c.constant(1)));
+                  }}));
+  t.push_back(row(MathFn::Acosh, "acosh", {F}, 25,
+                  {[=](C &c) { // 1 / sqrt((a - 1)(a + 1))
+                    const ExprRef &a = c.arg(0);
+                    return oneOverSqrt(c, mul(sub(a, c.constant(1)), add(a, c.constant(1))));
+                  }},
+                  finite));
+  t.push_back(row(MathFn::Atanh, "atanh", {F}, 25,
+                  {[](C &c) { // 1 / (1 - a^2)
+                    return quotient(c.constant(1), sub(c.constant(1), mul(c.arg(0), c.arg(0))));
+                  }},
+                  infinite));
+  // Exponentials and logarithms in base 2 and 10.
+  t.push_back(row(MathFn::Exp2, "exp2", {F}, 20,
+                  {[](C &c) { return factor(mul(c.value(), c.constant(kLn2))); }}));
+  t.push_back(row(MathFn::Log2, "log2", {F}, 20,
+                  {[](C &c) { return quotient(c.constant(1), mul(c.arg(0), c.constant(kLn2))); }},
+                  infinite));
+  t.push_back(row(MathFn::Log10, "log10", {F}, 20,
+                  {[](C &c) { return quotient(c.constant(1), mul(c.arg(0), c.constant(kLn10))); }},
+                  infinite));
+  // The error and gamma functions.
+  auto gaussian = [](C &c) { // 2 / sqrt(pi) exp(-a^2)
+    return mul(c.constant(kTwoOverSqrtPi), c.call(MathFn::Exp, {neg(mul(c.arg(0), c.arg(0)))}));
+  };
+  t.push_back(row(MathFn::Erf, "erf", {F}, 25, {[=](C &c) { return factor(gaussian(c)); }}));
+  t.push_back(row(MathFn::Erfc, "erfc", {F}, 25,
+                  {[=](C &c) { return negated(factor(gaussian(c))); }}));
+  t.push_back(row(MathFn::Tgamma, "tgamma", {F}, 40,
+                  {[](C &c) { // tgamma(a) digamma(a)
+                    return factor(mul(c.value(), c.call(MathFn::Digamma, {c.arg(0)})));
+                  }},
+                  infinite));
+  t.push_back(row(MathFn::Lgamma, "lgamma", {F}, 40,
+                  {[](C &c) { return factor(c.call(MathFn::Digamma, {c.arg(0)})); }}, infinite));
+  // Arithmetic.
+  t.push_back(row(MathFn::Fma, "fma", {F, F, F}, 2, fmaPartials()));
+  t.push_back(row(MathFn::Fmod, "fmod", {F, F}, 20,
+                  {one, [](C &c) { // fmod(a, b) = a - trunc(a / b) b
+                     return negated(
+                         factor(c.call(MathFn::Trunc, {div(c.arg(0), c.arg(1))})));
+                   }}));
+  t.push_back(row(MathFn::Remainder, "remainder", {F, F}, 20,
+                  {one, [](C &c) { // remainder(a, b) = a - rint(a / b) b
+                     return negated(factor(c.call(MathFn::Rint, {div(c.arg(0), c.arg(1))})));
+                   }}));
+  t.push_back(row(MathFn::Copysign, "copysign", {F, F}, 1,
+                  {[](C &c) { // |a| with the sign of b: the product of the signs
+                     return factor(mul(c.call(MathFn::Copysign, {c.constant(1), c.arg(0)}),
+                                       c.call(MathFn::Copysign, {c.constant(1), c.arg(1)})));
+                   },
+                   nullptr}));
+  t.push_back(piecewise(row(MathFn::Fdim, "fdim", {F, F}, 1,
+                            {one, [](C &c) { return factor(c.constant(-1)); }}),
+                        [](C &c) { return binary(BinaryOp::Lt, c.arg(1), c.arg(0)); },
+                        {nullptr, nullptr})); // a - b when b < a, else 0
+  t.push_back(row(MathFn::Ldexp, "ldexp", {F, I}, 4,
+                  {[](C &c) { return factor(c.call(MathFn::Ldexp, {c.constant(1), c.arg(1)})); },
+                   nullptr}));
+  t.push_back(row(MathFn::Scalbn, "scalbn", {F, I}, 4,
+                  {[](C &c) { return factor(c.call(MathFn::Scalbn, {c.constant(1), c.arg(1)})); },
+                   nullptr}));
+  t.push_back(row(MathFn::Hypot3, "hypot", {F, F, F}, 20,
+                  {[](C &c) { return quotient(c.arg(0), c.shared(c.value(), "hypot_value")); },
+                   [](C &c) { return quotient(c.arg(1), c.shared(c.value(), "hypot_value")); },
+                   [](C &c) { return quotient(c.arg(2), c.shared(c.value(), "hypot_value")); }},
+                  finite));
+  // Rounding to integers: a derivative of zero, where there is one.
+  for (auto [fn, name] : {std::pair{MathFn::Floor, "floor"}, {MathFn::Ceil, "ceil"},
+                          {MathFn::Round, "round"}, {MathFn::Trunc, "trunc"},
+                          {MathFn::Nearbyint, "nearbyint"}, {MathFn::Rint, "rint"}})
+    t.push_back(row(fn, name, {F}, 1, {nullptr}));
+}
+
+/// CUDA's functions outside std and its fast intrinsics.
+void addCudaRows(std::vector<MathFunction> &t) {
+  // CUDA's functions outside std (exp10 is GNU's too): `name` and `namef`.
+  t.push_back(cFamily(row(MathFn::Rsqrt, "rsqrt", {F}, 6,
+                          {[](C &c) { // -1/2 a^(-3/2) = -rsqrt(a) / (2a)
+                            return negated(quotient(c.value(), mul(c.constant(2), c.arg(0))));
+                          }},
+                          infinite)));
+  t.push_back(cFamily(row(MathFn::Rcbrt, "rcbrt", {F}, 20,
+                          {[](C &c) { // -1/3 a^(-4/3) = -rcbrt(a) / (3a)
+                            return negated(quotient(c.value(), mul(c.constant(3), c.arg(0))));
+                          }},
+                          infinite)));
+  t.push_back(cFamily(row(MathFn::Exp10, "exp10", {F}, 20,
+                          {[](C &c) { return factor(mul(c.value(), c.constant(kLn10))); }})));
+  t.push_back(cFamily(row(MathFn::Sinpi, "sinpi", {F}, 25, {[](C &c) {
+                            return factor(mul(c.constant(kPi), c.call(MathFn::Cospi, {c.arg(0)})));
+                          }})));
+  t.push_back(cFamily(row(MathFn::Cospi, "cospi", {F}, 25, {[](C &c) {
+                            return factor(
+                                mul(c.constant(-kPi), c.call(MathFn::Sinpi, {c.arg(0)})));
+                          }})));
+
+  // CUDA's fast single-precision intrinsics: their derivatives use the
+  // fast forms too.
+  t.push_back(exact(row(MathFn::FastExp, "__expf", {F}, 4,
+                        {[](C &c) { return factor(c.value()); }})));
+  t.push_back(exact(row(MathFn::FastExp10, "__exp10f", {F}, 4,
+                        {[](C &c) { return factor(mul(c.value(), c.constant(kLn10))); }})));
+  t.push_back(exact(row(MathFn::FastLog, "__logf", {F}, 4,
+                        {[](C &c) { return quotient(c.constant(1), c.arg(0)); }}, infinite)));
+  t.push_back(exact(row(
+      MathFn::FastLog2, "__log2f", {F}, 4,
+      {[](C &c) { return quotient(c.constant(1), mul(c.arg(0), c.constant(kLn2))); }},
+      infinite)));
+  t.push_back(exact(row(
+      MathFn::FastLog10, "__log10f", {F}, 4,
+      {[](C &c) { return quotient(c.constant(1), mul(c.arg(0), c.constant(kLn10))); }},
+      infinite)));
+  t.push_back(exact(row(MathFn::FastSin, "__sinf", {F}, 4,
+                        {[](C &c) { return factor(c.call(MathFn::FastCos, {c.arg(0)})); }})));
+  t.push_back(exact(row(MathFn::FastCos, "__cosf", {F}, 4,
+                        {[](C &c) { return factor(neg(c.call(MathFn::FastSin, {c.arg(0)}))); }})));
+  t.push_back(exact(row(MathFn::FastTan, "__tanf", {F}, 8,
+                        {[](C &c) {
+                          ExprRef v = c.temporary(c.value(), "tanf_value");
+                          return factor(add(c.constant(1), mul(v, v)));
+                        }},
+                        infinite)));
+  t.push_back(exact(row(MathFn::FastTanh, "__tanhf", {F}, 4, {[](C &c) {
+                          ExprRef v = c.temporary(c.value(), "tanhf_value");
+                          return factor(sub(c.constant(1), mul(v, v)));
+                        }})));
+  t.push_back(exact(row(MathFn::FastPow, "__powf", {F, F}, 8,
+                        {[](C &c) { // b a^(b-1)
+                           const ExprRef &a = c.arg(0), &b = c.arg(1);
+                           ExprRef bm1 = b->kind == ExprKind::FloatLit
+                                             ? floatLit(b->floatValue - 1, c.type())
+                                             : sub(b, c.constant(1));
+                           return factor(mul(b, c.call(MathFn::FastPow, {a, bm1})));
+                         },
+                         [](C &c) { // a^b log(a)
+                           return factor(mul(c.value(), c.call(MathFn::FastLog, {c.arg(0)})));
+                         }},
+                        finite)));
+  t.push_back(withAliases(exact(row(MathFn::FastDivide, "__fdividef", {F, F}, 2,
+                                    quotientPartials(), infinite)),
+                          {"fdividef"}));
+  t.push_back(exact(piecewise(row(MathFn::Saturate, "__saturatef", {F}, 1, {one}),
+                              [](C &c) { // inside (0, 1)
+                                return binary(BinaryOp::LAnd,
+                                              binary(BinaryOp::Lt, c.constant(0), c.arg(0)),
+                                              binary(BinaryOp::Lt, c.arg(0), c.constant(1)));
+                              },
+                              {nullptr})));
+}
+
+/// CUDA's arithmetic in a rounding mode.
+void addRoundedRows(std::vector<MathFunction> &t) {
+  // Its derivatives are those of the exact operations. Each operation's four
+  // enumerators are consecutive, in this order.
+  static const char *const modes[] = {"rn", "rz", "ru", "rd"};
+  auto rounded = [&](MathFn first, const std::string &prefix, std::vector<MathArg> args,
+                     double cost, std::vector<PartialRule> partials,
+                     Singularity singular = Singularity::None) {
+    for (int m = 0; m < 4; ++m)
+      t.push_back(exact(row(static_cast<MathFn>(static_cast<int>(first) + m), prefix + modes[m],
+                            args, cost, partials, singular)));
+  };
+  auto minusOne = [](C &c) { return factor(c.constant(-1)); };
+  auto second = [](C &c) { return factor(c.arg(1)); };
+  auto first = [](C &c) { return factor(c.arg(0)); };
+  auto reciprocal = [](C &c) { // -1/a^2 = -rcp(a)^2
+    ExprRef v = c.temporary(c.value(), "rcp_value");
+    return negated(factor(mul(v, v)));
+  };
+  auto root = [](C &c) { return quotient(c.constant(1), mul(c.constant(2), c.value())); };
+  for (bool single : {true, false}) {
+    std::string p = single ? "__f" : "__d";
+    rounded(single ? MathFn::FaddRn : MathFn::DaddRn, p + "add_", {F, F}, 1, {one, one});
+    rounded(single ? MathFn::FsubRn : MathFn::DsubRn, p + "sub_", {F, F}, 1, {one, minusOne});
+    rounded(single ? MathFn::FmulRn : MathFn::DmulRn, p + "mul_", {F, F}, 1, {second, first});
+    rounded(single ? MathFn::FdivRn : MathFn::DdivRn, p + "div_", {F, F}, 4, quotientPartials(),
+            infinite);
+    rounded(single ? MathFn::FrcpRn : MathFn::DrcpRn, p + "rcp_", {F}, 4, {reciprocal}, infinite);
+    rounded(single ? MathFn::FsqrtRn : MathFn::DsqrtRn, p + "sqrt_", {F}, 6, {root}, finite);
+  }
+  rounded(MathFn::FmafRn, "__fmaf_", {F, F, F}, 2, fmaPartials());
+  rounded(MathFn::FmafIeeeRn, "__fmaf_ieee_", {F, F, F}, 2, fmaPartials());
+  rounded(MathFn::FmaRn, "__fma_", {F, F, F}, 2, fmaPartials());
+  t.push_back(exact(row(MathFn::FrsqrtRn, "__frsqrt_rn", {F}, 6,
+                        {[](C &c) {
+                          return negated(quotient(c.value(), mul(c.constant(2), c.arg(0))));
+                        }},
+                        infinite)));
+}
+
+std::vector<MathFunction> buildRows() {
+  std::vector<MathFunction> t;
+  addBasicRows(t);
+  addMoreRows(t);
+  addCudaRows(t);
+  addRoundedRows(t);
+  // Generated code only: the digamma function, for the derivatives of
+  // lgamma and tgamma. It is never differentiated itself.
+  MathFunction digamma = exact(row(MathFn::Digamma, "cgp::digamma", {F}, 40, {nullptr}));
+  digamma.header = "cgp/digamma.h";
+  t.push_back(digamma);
+  return t;
+}
+
+/// A context that only notes whether a rule reads the call's value.
+class ProbeContext final : public DerivativeContext {
+public:
+  using DerivativeContext::DerivativeContext;
+  bool readValue = false;
+  ExprRef value() override {
+    readValue = true;
+    return call_;
+  }
+  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
+    return math(fn, type(), std::move(args));
+  }
+  ExprRef temporary(const ExprRef &e, const std::string &) override { return e; }
+  ExprRef shared(const ExprRef &e, const std::string &) override { return e; }
+};
+
+std::vector<MathFunction> buildTable() {
+  std::vector<MathFunction> table(static_cast<size_t>(MathFn::NumFunctions));
+  for (MathFunction &f : buildRows()) {
+    size_t at = static_cast<size_t>(f.fn);
+    assert(table[at].name.empty() && "two rows for one MathFn");
+    // Placeholders of the right types stand for the arguments.
+    std::vector<ExprRef> args;
+    for (MathArg kind : f.args)
+      args.push_back(kind == MathArg::Floating ? opaque("x", ScalarType::doubleType(), {})
+                                               : opaque("n", ScalarType::intType(), {}));
+    ProbeContext probe(math(f.fn, ScalarType::doubleType(), args));
+    for (const std::vector<PartialRule> *rules : {&f.partials, &f.otherwise})
+      for (const PartialRule &rule : *rules)
+        if (rule)
+          rule(probe);
+    f.derivativeReadsValue = probe.readValue;
+    table[at] = std::move(f);
+  }
+  for ([[maybe_unused]] const MathFunction &f : table)
+    assert(!f.name.empty() && "a MathFn without a row");
+  return table;
+}
+
+} // namespace
+
+const std::vector<MathFunction> &mathFunctions() {
+  static const std::vector<MathFunction> table = buildTable();
+  return table;
+}
+
+const MathFunction &mathFunction(MathFn fn) {
+  return mathFunctions()[static_cast<size_t>(fn)];
+}
+
+std::vector<const MathFunction *> mathFunctionsNamed(const std::string &name) {
+  static const std::multimap<std::string, const MathFunction *> byName = [] {
+    std::multimap<std::string, const MathFunction *> m;
+    for (const MathFunction &f : mathFunctions()) {
+      m.emplace(f.name, &f);
+      if (f.naming != MathNaming::Exact)
+        m.emplace(f.name + "f", &f);
+      for (const std::string &alias : f.aliases)
+        m.emplace(alias, &f);
+    }
+    return m;
+  }();
+  std::vector<const MathFunction *> out;
+  auto [from, to] = byName.equal_range(name);
+  for (auto it = from; it != to; ++it)
+    out.push_back(it->second);
+  return out;
+}
+
+const MathPair *mathPairNamed(const std::string &name) {
+  static const MathPair pairs[] = {
+      {"sincos", MathFn::Sin, MathFn::Cos},         {"sincosf", MathFn::Sin, MathFn::Cos},
+      {"__sincosf", MathFn::FastSin, MathFn::FastCos}, {"sincospi", MathFn::Sinpi, MathFn::Cospi},
+      {"sincospif", MathFn::Sinpi, MathFn::Cospi},
+  };
+  for (const MathPair &p : pairs)
+    if (name == p.name)
+      return &p;
+  return nullptr;
+}
+
+std::string mathCallName(MathFn fn, const ScalarType &t) {
+  const MathFunction &f = mathFunction(fn);
+  switch (f.naming) {
+  case MathNaming::Std:
+    return "std::" + f.name;
+  case MathNaming::CFamily:
+    return t.kind == ScalarType::Float ? f.name + "f" : f.name;
+  case MathNaming::Exact:
+    break;
+  }
+  return f.name;
+}
+
+std::string mathValueName(MathFn fn) {
+  std::string name = mathFunction(fn).name;
+  name = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+  return name.substr(name.find_first_not_of('_')) + "_value"; // no reserved names
+}
+
+} // namespace cgp
