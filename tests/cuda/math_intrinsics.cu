@@ -53,8 +53,8 @@ __global__ void intrinsics(const float *x, const float *w, float *out, const int
 // adjoint into the element it read.
 // CHECK: const float adj = -(d_f * __fdividef(c, 2.0f + a * a) / (2.0f + a * a));
 // CHECK: if (0.0f < 0.3f + b && 0.3f + b < 1.0f) {
-// CHECK: d_b += 0.5f * (d_e * __expf(0.5f * b));
-// CHECK: d_b += d_e * (__powf(1.5f + a * a, b) * __logf(1.5f + a * a));
+// CHECK: d_b += 0.5f * (d_e * __expf(0.5f * b)) +
+// CHECK-NEXT: d_e * (__powf(1.5f + a * a, b) * __logf(1.5f + a * a));
 // CHECK: d_b += d_cosf_value * -__sinf(b);
 // CHECK: d_a += d_sinf_value * __cosf(a);
 // CHECK: const float adj_5 = -(d_r * rsqrtf(1.0f + a * a) / (2.0f * (1.0f + a * a)));

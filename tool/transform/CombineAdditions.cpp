@@ -20,14 +20,24 @@ bool isAddition(const StmtRef &s) {
          s->atomicity == StmtNode::Atomicity::None && s->lhs->type.isFloating();
 }
 
-/// `t + u`, or `2 * t` when u is t (a product in either order): t + t is
-/// 2 * t exactly, and a * b is b * a.
+/// True if `t` and `u` are the same term (a product in either order: a * b
+/// is b * a to the bit).
+bool sameTerm(const ExprRef &t, const ExprRef &u) {
+  if (sameExpr(t, u))
+    return true;
+  return t->kind == ExprKind::Binary && u->kind == ExprKind::Binary &&
+         t->binaryOp == BinaryOp::Mul && u->binaryOp == BinaryOp::Mul &&
+         sameExpr(t->operands[0], u->operands[1]) && sameExpr(t->operands[1], u->operands[0]);
+}
+
+/// `t + u`; `2 * t` when u is t (t + t is 2 * t exactly), and `s + 2 * u`
+/// when t is `s + u`.
 ExprRef sumOf(const ExprRef &t, const ExprRef &u) {
-  bool same = sameExpr(t, u);
-  if (!same && t->kind == ExprKind::Binary && u->kind == ExprKind::Binary &&
-      t->binaryOp == BinaryOp::Mul && u->binaryOp == BinaryOp::Mul)
-    same = sameExpr(t->operands[0], u->operands[1]) && sameExpr(t->operands[1], u->operands[0]);
-  return same ? mul(constant(2, t->type), t) : add(t, u);
+  if (sameTerm(t, u))
+    return mul(constant(2, t->type), t);
+  if (t->kind == ExprKind::Binary && t->binaryOp == BinaryOp::Add && sameTerm(t->operands[1], u))
+    return add(t->operands[0], mul(constant(2, u->type), t->operands[1]));
+  return add(t, u);
 }
 
 /// True if `s` may change what `reads` holds or read or write the adjoint
