@@ -191,22 +191,6 @@ double evaluate(const ExprRef &e, const Args &args) {
   throw std::logic_error("the test evaluator cannot evaluate " + printExpr(e));
 }
 
-/// Applies rules as both modes do, with every value evaluated in place.
-class EvaluatingContext final : public DerivativeContext {
-public:
-  using DerivativeContext::DerivativeContext;
-  bool readValue = false;
-  ExprRef value() override {
-    readValue = true;
-    return call_;
-  }
-  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
-    return math(fn, type(), std::move(args));
-  }
-  ExprRef temporary(const ExprRef &e, const std::string &) override { return e; }
-  ExprRef shared(const ExprRef &e, const std::string &) override { return e; }
-};
-
 ExprRef callOf(const MathFunction &f) {
   std::vector<ExprRef> args;
   for (size_t i = 0; i < f.args.size(); ++i)
@@ -243,7 +227,7 @@ TEST_CASE("every row's derivative agrees with finite differences", "[math]") {
     ExprRef call = callOf(f);
     for (const Args &x : r.points) {
       REQUIRE(x.size() == f.arity());
-      EvaluatingContext context(call);
+      InPlaceContext context(call);
       const std::vector<PartialRule> *rules = &f.partials;
       if (f.condition && !evaluate(f.condition(context), x))
         rules = &f.otherwise;

@@ -410,22 +410,6 @@ std::vector<MathFunction> buildRows() {
   return t;
 }
 
-/// A context that only notes whether a rule reads the call's value.
-class ProbeContext final : public DerivativeContext {
-public:
-  using DerivativeContext::DerivativeContext;
-  bool readValue = false;
-  ExprRef value() override {
-    readValue = true;
-    return call_;
-  }
-  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
-    return math(fn, type(), std::move(args));
-  }
-  ExprRef temporary(const ExprRef &e, const std::string &) override { return e; }
-  ExprRef shared(const ExprRef &e, const std::string &) override { return e; }
-};
-
 std::vector<MathFunction> buildTable() {
   std::vector<MathFunction> table(static_cast<size_t>(MathFn::NumFunctions));
   for (MathFunction &f : buildRows()) {
@@ -436,7 +420,7 @@ std::vector<MathFunction> buildTable() {
     for (MathArg kind : f.args)
       args.push_back(kind == MathArg::Floating ? opaque("x", ScalarType::doubleType(), {})
                                                : opaque("n", ScalarType::intType(), {}));
-    ProbeContext probe(math(f.fn, ScalarType::doubleType(), args));
+    InPlaceContext probe(math(f.fn, ScalarType::doubleType(), args));
     for (const std::vector<PartialRule> *rules : {&f.partials, &f.otherwise})
       for (const PartialRule &rule : *rules)
         if (rule)

@@ -85,6 +85,24 @@ protected:
   ExprRef call_;
 };
 
+/// A context that writes every value in place (no temporaries) and notes
+/// whether a rule read the call's own value: what the table needs to learn
+/// about its rules, and what a test evaluates them with.
+class InPlaceContext final : public DerivativeContext {
+public:
+  using DerivativeContext::DerivativeContext;
+  bool readValue = false;
+  ExprRef value() override {
+    readValue = true;
+    return call_;
+  }
+  ExprRef call(MathFn fn, std::vector<ExprRef> args) override {
+    return math(fn, type(), std::move(args));
+  }
+  ExprRef temporary(const ExprRef &e, const std::string &) override { return e; }
+  ExprRef shared(const ExprRef &e, const std::string &) override { return e; }
+};
+
 /// One partial derivative: num / den (num alone when den is null), negated
 /// when `negate`; zero when num is null. Reverse mode adds
 /// `seed * num / den` with one division.

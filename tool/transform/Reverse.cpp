@@ -21,8 +21,8 @@
 #include "transform/TapeBound.h"
 
 #include <algorithm>
-#include <functional>
 #include <set>
+#include <string>
 
 namespace cgp {
 
@@ -50,23 +50,19 @@ bool usesTape(const std::vector<StmtRef> &stmts, bool helpers = false) {
 }
 
 /// True if the statements keep values on the redo tape, themselves or in
-/// the reverse sweeps of the helpers they call.
-bool usesRedo(const std::vector<StmtRef> &stmts) {
+/// the reverse sweeps of the helpers they call (`keepers`: the names of the
+/// helpers' reverse sweeps that do).
+bool usesRedo(const std::vector<StmtRef> &stmts, const std::set<std::string> &keepers) {
   bool found = false;
-  std::set<const Function *> seen;
-  std::function<void(const StmtRef &)> scan = [&](const StmtRef &s) {
+  for (const StmtRef &s : stmts)
     forEachStmt(s, [&](const StmtRef &n) {
       for (const ExprRef &e : ownExprs(n))
         forEachExpr(e, [&](const ExprRef &x) {
-          if (x->kind == ExprKind::Opaque && x->calleeName == "cgp_redo.keep")
+          if (x->kind == ExprKind::Opaque &&
+              (x->calleeName == "cgp_redo.keep" || keepers.count(x->calleeName)))
             found = true;
-          if (x->callee && x->callee->body && seen.insert(x->callee).second)
-            scan(x->callee->body);
         });
     });
-  };
-  for (const StmtRef &s : stmts)
-    scan(s);
   return found;
 }
 
@@ -153,6 +149,9 @@ private:
   // Counted by scoped name: the instantiations of one template (f<3>,
   // f<4>) may have the same parameters, so their variants need numbers.
   std::map<std::string, int> variantCount_;
+  /// The helpers' reverse sweeps that keep values on the redo tape (by the
+  /// name calls print): a caller's gradient then replays it at its end.
+  std::set<std::string> redoKeepers_;
   GeneratedCode *out_ = nullptr;
 };
 
@@ -311,7 +310,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   }
   // A device gradient that tapes nothing (its conditions evaluated again,
   // its loads repeated) makes no tape.
-  bool redo = usesRedo(sweeps.forward) || usesRedo(rev);
+  bool redo = usesRedo(sweeps.forward, redoKeepers_) || usesRedo(rev, redoKeepers_);
   bool tapeless = device && !redo && !usesTape(sweeps.topDecls, true) &&
                   !usesTape(sweeps.forward, true) && !usesTape(rev, true);
   if (tapeless) {
@@ -518,9 +517,12 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode) && !key.device)
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-  if (!usesTape(rcode) && !usesRedo(rcode) && key.device)
+  const bool keeps = usesRedo(rcode, redoKeepers_);
+  if (keeps)
+    redoKeepers_.insert(rev->qualifiedName());
+  if (!usesTape(rcode) && !keeps && key.device)
     rbody.push_back(raw("(void)cgp_tape;"));
-  if (usesRedo(rcode))
+  if (keeps)
     rbody.push_back(raw(key.device ? "cgp::dev::Tape &cgp_redo = cgp_tape.redo();"
                                    : "cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();"));
   appendAll(rbody, declareUsed(h.locals, rcode));

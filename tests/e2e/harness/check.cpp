@@ -290,6 +290,7 @@ int Checker::run() {
   const double r0 = call_grad(false);
   std::vector<std::vector<double>> G0;
   for (auto& p : params_) G0.push_back(p->grads());
+  const Table grad_out = snapshot_work();  // what f_grad leaves in every buffer
   for (auto& p : params_)
     if (!p->touched) check(false, "grad lambda passes d_" + p->name + " to f_grad");
   if (returns_value_)
@@ -304,6 +305,20 @@ int Checker::run() {
     bool same = true;
     for (std::size_t i = 0; i < p->size(); ++i) same = same && same_bits(p->work(i), p->base[i]);
     check(same, "f_grad leaves const input " + p->name + " unchanged");
+  }
+  // An inout buffer holds after f_grad what f leaves there (interface.md
+  // section 3: the redo tape puts back what the reverse sweep restored).
+  {
+    load(nullptr, 0, 0);
+    primal_();
+    const Table f_out = snapshot_work();
+    for (std::size_t k = 0; k < params_.size(); ++k) {
+      if (!params_[k]->inout) continue;
+      bool same = grad_out[k].size() == f_out[k].size();
+      for (std::size_t i = 0; same && i < f_out[k].size(); ++i)
+        same = same_bits(grad_out[k][i], f_out[k][i]);
+      check(same, "f_grad leaves in " + params_[k]->name + " what f leaves there, bit for bit");
+    }
   }
 
   // The exact bits of the reference gradient, for comparing builds made

@@ -59,12 +59,12 @@ double rows(const double *A, const double *x, int d) {
 // CGP-NOT: cgp_tape.push(off)
 // CGP-NOT: cgp_tape.push(cnt)
 // CGP: cgp_tape.push(m);
-// CGP-NEXT: t = i % 3;
+// CGP: t = i % 3;
 // CGP-NEXT: m += t;
 // CGP: // reverse sweep
 // CGP: m = cgp_tape.pop<int>();
-// CGP-NEXT: // reverse of `if (x[i] > 0)`: the tape says which arm ran
-// CGP-NEXT: if (cgp_tape.pop<bool>()) {
+// CGP-NEXT: // reverse of `if (x[i] > 0)`: its condition, evaluated again
+// CGP-NEXT: if (x[i] > 0) {
 // CGP-NEXT: --cnt;
 // CGP-NEXT: }
 // CGP-NEXT: off -= stride;

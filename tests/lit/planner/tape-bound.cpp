@@ -3,8 +3,8 @@
 // measures iteration 0. Iterations that tape different amounts by the
 // branches they take: a probe of iteration 0 (the cheap arm here) would
 // plan segments several times over the budget; the tool bounds what one
-// iteration can tape (the costlier arm: 16 old values of `a` and the arm's
-// flag) and the plan takes that; at run time it may tape the first
+// iteration can tape (the costlier arm: 16 old values of `a`; which arm ran
+// is not taped, its condition reads only t and k) and the plan takes that; at run time it may tape the first
 // iterations while they fit, as they may take the cheap arm. Iterations
 // that all tape the same, with an inner loop of run-time length whose trips
 // tape nothing: the plan takes that size. An inner loop of run-time length whose trips tape: unknown, so
@@ -35,10 +35,10 @@ double every_kth(const double *x, int n, int k) {
 }
 // CHECK-LABEL: double every_kth_grad(
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget
-// CHECK: // sweep; an iteration tapes 9 to 129 bytes, by the branches it takes: the plan assumes 129, and
+// CHECK: // sweep; an iteration tapes 8 to 128 bytes, by the branches it takes: the plan assumes 128, and
 // CHECK-NEXT: // no probe measures iteration 0; the first iterations may be taped while they fit, and the rest
 // CHECK-NEXT: // planned in the room they leave
-// CHECK: double t_iteration_bytes = 129.0;
+// CHECK: double t_iteration_bytes = 128.0;
 // CHECK-NOT: t_checkpoints.beginProbe
 // The last argument says that iterations tape different amounts: the
 // runtime tapes the first ones while they fit, and plans the rest from
