@@ -195,14 +195,29 @@ enum LaunchPart : unsigned {
 };
 
 /// True if the launch has extent 1 in every part of a thread's identity
-/// outside `parts`. The gradient of `kernel` adds plainly into the elements
+/// outside `parts`, and blocks of at most maxX x maxY x maxZ threads (0: any). The gradient of `kernel` adds plainly into the elements
 /// it proved each thread owns, which holds when threads differ only in what
 /// the kernel reads; a launch whose threads also differ in a part the kernel
 /// never reads runs each thread's work several times. On such a launch the
 /// first thread of the grid says so and stops the kernel (the launch fails),
 /// and every thread gets false, so that it returns at once.
-__device__ inline bool launchVariesOnlyIn(unsigned parts, const char *kernel) {
+__device__ inline bool launchVariesOnlyIn(unsigned parts, const char *kernel, long long maxX = 0,
+                                          long long maxY = 0, long long maxZ = 0) {
   const unsigned extent[6] = {blockDim.x, blockDim.y, blockDim.z, gridDim.x, gridDim.y, gridDim.z};
+  const long long most[3] = {maxX, maxY, maxZ};
+  for (int k = 0; k < 3; ++k)
+    if (most[k] > 0 && extent[k] > most[k]) {
+      if (threadIdx.x + threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z == 0) {
+        const char *const dim[3] = {"x", "y", "z"};
+        printf("cgp-ad: the gradient of '%s' was launched with blockDim.%s = %u, but the elements "
+               "its threads add into are each one thread's own only for blocks of at most %lld "
+               "threads in %s (an index such as blockIdx.%s * %lld + threadIdx.%s); launch it as "
+               "the kernel expects\n",
+               kernel, dim[k], extent[k], most[k], dim[k], dim[k], most[k], dim[k]);
+        stop();
+      }
+      return false;
+    }
   const char *const name[6] = {"blockDim.x", "blockDim.y", "blockDim.z",
                                "gridDim.x",  "gridDim.y",  "gridDim.z"};
   const char *const part[6] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",

@@ -18,7 +18,10 @@
 // RUN: %not --crash %t/emu --wrong-launch > %t/wrong.txt 2>&1
 // RUN: FileCheck %s --check-prefix=WRONG --input-file=%t/wrong.txt
 // RUN: %nvcc-compile %t/thread_ownership.cgp.cu
+// RUN: %not --crash %t/emu --block-too-large > %t/large.txt 2>&1
+// RUN: FileCheck %s --check-prefix=LARGE --input-file=%t/large.txt
 // WRONG: cgp-ad: the gradient of 'scaled' was launched with blockDim.y = 2, but 'scaled' never reads threadIdx.y
+// LARGE: cgp-ad: the gradient of 'fixed_block' was launched with blockDim.x = 64, but the elements its threads add into are each one thread's own only for blocks of at most 32 threads in x
 #include <cgp/cgp.h>
 
 CGP_GRAD(x, scale, y)
@@ -73,6 +76,16 @@ __global__ void pairs(const double *x, double *y) {
   tile[threadIdx.x] = x[i];
   __syncthreads();
   y[i] = pair(tile) + tile[threadIdx.x];
+}
+
+// A block size known when compiling: blockIdx.x * B + threadIdx.x is the
+// thread's own for blocks of at most B threads.
+constexpr int B = 32;
+CGP_GRAD(x, y)
+__global__ void fixed_block(const double *x, double *y, int n) {
+  int i = blockIdx.x * B + threadIdx.x;
+  if (i < n)
+    y[i] = sin(x[i]) * x[i];
 }
 
 #ifndef __CGP_AD__
@@ -239,6 +252,23 @@ void checkPairs() {
                              gx.download(), cgp_cuda_test::fd_gradient(loss, x), 1e-8, 1e-10);
 }
 
+void checkFixedBlock() {
+  const int blocks = 3, n = 80;
+  Vec x = randomVec(n), seed = randomVec(n);
+  auto loss = [&](const Vec &v) {
+    DeviceArray<double> dx(v), dy(n);
+    CGP_LAUNCH(fixed_block, blocks, B, dx.get(), dy.get(), n);
+    return dot(seed, dy.download());
+  };
+  DeviceArray<double> dx(x), dy(n), gx(n), gy(seed);
+  CGP_LAUNCH(fixed_block_grad, blocks, B, dx.get(), dy.get(), n, gx.get(), gy.get());
+  CGP_CUDA_SYNC_CHECK();
+  if (gradientsOnly)
+    return;
+  cgp_cuda_test::check_close("fixed_block d_x (blocks of B threads)", gx.download(),
+                             cgp_cuda_test::fd_gradient(loss, x), 1e-8, 1e-10);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -253,6 +283,15 @@ int main(int argc, char **argv) {
     std::printf("the gradient ran\n");
     return 0;
   }
+  if (argc > 1 && std::strcmp(argv[1], "--block-too-large") == 0) {
+    // Blocks of 2 * B threads: blockIdx.x * B + threadIdx.x meets itself.
+    const int n = 128;
+    DeviceArray<double> dx(Vec(n, 0.5)), dy(n), gx(n), gy(Vec(n, 1.0));
+    CGP_LAUNCH(fixed_block_grad, 2, 2 * B, dx.get(), dy.get(), n, gx.get(), gy.get());
+    CGP_CUDA_SYNC_CHECK();
+    std::printf("the gradient ran\n");
+    return 0;
+  }
   gradientsOnly = argc > 1 && std::strcmp(argv[1], "--gradients-only") == 0;
   checkScaled();
   checkAffine();
@@ -260,6 +299,7 @@ int main(int argc, char **argv) {
   checkGridStride();
   checkPixels();
   checkPairs();
+  checkFixedBlock();
   return cgp_cuda_test::finish();
 }
 #endif

@@ -88,6 +88,21 @@ ExprRef addedTo(const StmtRef &s, const Var *v) {
   return nullptr;
 }
 
+/// True for an integer literal or a constant whose value is known (a
+/// global `constexpr int B = 128;`), whose value goes to `value`.
+bool knownInteger(const ExprRef &e, int64_t &value) {
+  const ExprRef &x = withoutCasts(e);
+  if (x->kind == ExprKind::IntLit) {
+    value = x->intValue;
+    return true;
+  }
+  if (x->kind == ExprKind::VarRef && x->var->hasKnownValue) {
+    value = x->var->knownValue;
+    return true;
+  }
+  return false;
+}
+
 /// True for an expression a fact may hold: variables and constants only
 /// (no memory, no call), so that only writes of variables change it.
 bool factOperand(const ExprRef &e) {
@@ -102,6 +117,16 @@ bool factOperand(const ExprRef &e) {
 }
 
 } // namespace
+
+std::string LaunchLimits::describe() const {
+  std::string out;
+  const char *dims[] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d)
+    if (maxBlockDim[d])
+      out += (out.empty() ? "" : ", ") + std::string("blockDim.") + dims[d] +
+             " <= " + std::to_string(maxBlockDim[d]);
+  return out;
+}
 
 std::string describeParts(unsigned parts) {
   std::string out;
@@ -119,6 +144,16 @@ std::string partsExpression(unsigned parts) {
   return out.empty() ? "0u" : out;
 }
 
+ThreadIndices::Fact ThreadIndices::fact(Fact::Kind kind, const Var *var, ExprRef lhs,
+                                        ExprRef bound) {
+  Fact f;
+  f.kind = kind;
+  f.var = var;
+  f.lhs = std::move(lhs);
+  f.bound = std::move(bound);
+  return f;
+}
+
 bool ThreadIndices::Fact::mentions(const Var *v) const {
   return var == v || (lhs && cgp::mentions(lhs, v)) || (bound && cgp::mentions(bound, v));
 }
@@ -128,6 +163,9 @@ bool ThreadIndices::Fact::same(const Fact &o) const {
     return false;
   if (kind == Below)
     return sameExpr(lhs, o.lhs) && sameExpr(bound, o.bound);
+  for (int d = 0; d < 3; ++d)
+    if (limits.maxBlockDim[d] != o.limits.maxBlockDim[d])
+      return false;
   return var == o.var && parts == o.parts && dense == o.dense;
 }
 
@@ -188,7 +226,7 @@ void ThreadIndices::factsOf(const ExprRef &cond, bool truth, Facts &out) const {
   const ExprRef &c = withoutCasts(cond);
   auto below = [&](const ExprRef &a, const ExprRef &b) {
     if (factOperand(a) && factOperand(b))
-      out.push_back(Fact{Fact::Below, withoutCasts(a), withoutCasts(b)});
+      out.push_back(fact(Fact::Below, nullptr, withoutCasts(a), withoutCasts(b)));
   };
   if (c->kind == ExprKind::Unary && c->unaryOp == UnaryOp::Not) {
     const ExprRef &inner = withoutCasts(c->operands[0]);
@@ -273,15 +311,22 @@ void ThreadIndices::assignVar(const Var *v, const StmtRef &s, Facts &facts) {
     return; // what a compound assignment keeps, survives() kept
   const ExprRef &value = s->value;
   if (value && v->elem.isIntegral() && nonNegative(value, before))
-    facts.push_back(Fact{Fact::NonNegative, nullptr, nullptr, v});
+    facts.push_back(fact(Fact::NonNegative, v));
   auto defs = definitions_.find(v);
   if (!value || !v->elem.isIntegral() || defs == definitions_.end() || defs->second != 1)
     return; // other statements give it other values
   if (invariant(value, before))
-    facts.push_back(Fact{Fact::Fixed, nullptr, nullptr, v});
-  if (unsigned parts = distinguishes(value, before))
-    facts.push_back(Fact{Fact::Coordinate, nullptr, nullptr, v, parts,
-                         denseParts(value, before) == parts});
+    facts.push_back(fact(Fact::Fixed, v));
+  LaunchLimits limits, *outer = assumed_;
+  assumed_ = &limits;
+  unsigned parts = distinguishes(value, before);
+  assumed_ = outer;
+  if (parts) {
+    facts.push_back(fact(Fact::Coordinate, v));
+    facts.back().parts = parts;
+    facts.back().dense = denseParts(value, before) == parts;
+    facts.back().limits = limits;
+  }
 }
 
 void ThreadIndices::noteAccesses(const StmtRef &s, const Facts &facts) {
@@ -464,6 +509,14 @@ bool ThreadIndices::below(const ExprRef &r, const ExprRef &s, const Facts &facts
   unsigned part = partOf(builtinName(x));
   if ((part & kThreadParts) && builtinName(bound) == extentOf(part))
     return true;
+  // threadIdx.d < C for blocks of at most C threads in d: assumed, and
+  // checked where the gradient starts
+  int64_t most = 0;
+  if ((part & kThreadParts) && knownInteger(bound, most) && most > 0) {
+    if (assumed_)
+      assumed_->limit(__builtin_ctz(part), most);
+    return true;
+  }
   for (const Fact &f : facts)
     if (f.kind == Fact::Below && sameExpr(f.lhs, x) && sameExpr(f.bound, bound))
       return true;
@@ -536,8 +589,11 @@ unsigned ThreadIndices::distinguishes(const ExprRef &index, const Facts &facts) 
     return part;
   if (e->kind == ExprKind::VarRef) {
     for (const Fact &f : facts)
-      if (f.kind == Fact::Coordinate && f.var == e->var)
+      if (f.kind == Fact::Coordinate && f.var == e->var) {
+        if (assumed_)
+          assumed_->merge(f.limits);
         return f.parts;
+      }
     return 0;
   }
   if (e->kind != ExprKind::Binary)
@@ -577,7 +633,7 @@ unsigned ThreadIndices::distinguishes(const ExprRef &index, const Facts &facts) 
 }
 
 bool ThreadIndices::owned(const std::vector<ExprRef> &indices, const Var *buffer,
-                          bool inBlock) const {
+                          bool inBlock, LaunchLimits *limits) const {
   if (!kernelLevel_ || indices.empty())
     return false;
   unsigned need = inBlock ? used_ & kThreadParts : used_;
@@ -587,9 +643,16 @@ bool ThreadIndices::owned(const std::vector<ExprRef> &indices, const Var *buffer
   auto known = bufferFacts_.find(buffer);
   const Facts &facts = known == bufferFacts_.end() ? none : known->second;
   unsigned parts = 0;
+  LaunchLimits assumed;
+  assumed_ = &assumed;
   for (const ExprRef &i : indices)
     parts |= distinguishes(i, facts);
-  return (parts & need) == need;
+  assumed_ = nullptr;
+  if ((parts & need) != need)
+    return false;
+  if (limits)
+    limits->merge(assumed);
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

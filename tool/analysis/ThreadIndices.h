@@ -14,12 +14,15 @@
 //    (c the same in every thread and at every access) what `a` does;
 //    a variable that one statement assigns what its value does; `a * S + r` with
 //    0 <= r < S known (a pixel `y * W + x` where a guard says x < W, a
-//    thread's run of S elements `i * S + k` in a loop k < S) the parts of
-//    `a` and of `r`; the indices of a 2-D array together, the parts of each.
+//    thread's run of S elements `i * S + k` in a loop k < S,
+//    `blockIdx.x * 256 + threadIdx.x` for blocks of at most 256 threads) the
+//    parts of `a` and of `r`; the indices of a 2-D array together, the parts
+//    of each.
 // An element is the thread's own when its index distinguishes every part
 // the kernel reads; that holds for any launch that varies only in those
-// parts, which the generated gradient checks at entry (include/cgp/device.h,
-// cgp::dev::requireLaunchParts). Bounds such as `x < W` come from the
+// parts (and whose blocks are no larger than the proof assumed), which the
+// generated gradient checks at entry (include/cgp/device.h,
+// cgp::dev::launchVariesOnlyIn). Bounds such as `x < W` come from the
 // conditions that guard every access of the buffer in the primal (an `if`,
 // a loop's condition, an early `return` the control normalisation turned
 // into a flag), dropped where the variables they name are written.
@@ -35,6 +38,7 @@
 
 #include "ir/IR.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -48,6 +52,26 @@ enum ThreadPart : unsigned {
 };
 constexpr unsigned kThreadParts = kThreadX | kThreadY | kThreadZ;
 constexpr unsigned kAllParts = kThreadParts | kBlockX | kBlockY | kBlockZ;
+
+/// What a proof that an element is a thread's own assumed of the block's
+/// shape: `blockIdx.x * 256 + threadIdx.x` is one-to-one only for blocks of
+/// at most 256 threads in x. 0: no limit.
+struct LaunchLimits {
+  int64_t maxBlockDim[3] = {0, 0, 0};
+
+  void limit(int dim, int64_t most) {
+    if (maxBlockDim[dim] == 0 || most < maxBlockDim[dim])
+      maxBlockDim[dim] = most;
+  }
+  void merge(const LaunchLimits &o) {
+    for (int d = 0; d < 3; ++d)
+      if (o.maxBlockDim[d])
+        limit(d, o.maxBlockDim[d]);
+  }
+  bool any() const { return maxBlockDim[0] || maxBlockDim[1] || maxBlockDim[2]; }
+  /// "blockDim.x <= 256", for messages; empty without limits.
+  std::string describe() const;
+};
 
 /// "threadIdx.x, blockIdx.x": the parts in `parts`, for messages.
 std::string describeParts(unsigned parts);
@@ -72,7 +96,9 @@ public:
   /// __shared__ array) gets the element `indices` of `buffer` (the primal
   /// variable whose adjoint is added into), for a launch that varies only in
   /// the parts used() names.
-  bool owned(const std::vector<ExprRef> &indices, const Var *buffer, bool inBlock) const;
+  /// What the proof assumed of the block's shape is added to `limits`.
+  bool owned(const std::vector<ExprRef> &indices, const Var *buffer, bool inBlock,
+             LaunchLimits *limits = nullptr) const;
 
   /// True if `index` reads nothing that differs between threads.
   bool sameInEveryThread(const ExprRef &index) const;
@@ -82,7 +108,7 @@ private:
   /// `var >= 0` (NonNegative), `var` holds the one value its only
   /// assignment gives it, the same in every thread (Fixed).
   struct Fact {
-    enum Kind { Below, Coordinate, NonNegative, Fixed } kind;
+    enum Kind { Below, Coordinate, NonNegative, Fixed } kind = Below;
     ExprRef lhs, bound;
     const Var *var = nullptr;
     unsigned parts = 0;
@@ -90,11 +116,14 @@ private:
     /// dimension (`blockIdx.x * blockDim.x + threadIdx.x + c`): a
     /// grid-stride step keeps it one-to-one.
     bool dense = false;
+    /// What a Coordinate assumes of the block's shape.
+    LaunchLimits limits;
 
     bool mentions(const Var *v) const;
     bool same(const Fact &other) const;
   };
   using Facts = std::vector<Fact>;
+  static Fact fact(Fact::Kind kind, const Var *var, ExprRef lhs = nullptr, ExprRef bound = nullptr);
 
   unsigned distinguishes(const ExprRef &index, const Facts &facts) const;
   unsigned denseParts(const ExprRef &index, const Facts &facts) const;
@@ -117,6 +146,9 @@ private:
 
   bool kernelLevel_;
   unsigned used_ = 0;
+  /// Where distinguishes() and below() note what they assume of the
+  /// block's shape, while a caller collects it (null otherwise).
+  mutable LaunchLimits *assumed_ = nullptr;
   /// Bool flags that only `flag = false` at the top of the body, then
   /// `if (c) flag = true;` at its top level (an early return, normalised)
   /// and `flag = true` anywhere write; and what holds while one is false.

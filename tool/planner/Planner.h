@@ -191,6 +191,8 @@ struct FunctionPlan {
   /// its elements: the parts of a thread's identity (ThreadPart bits) its
   /// launch may vary in; all of them otherwise.
   unsigned launchParts = kAllParts;
+  /// And what they assume of the block's shape.
+  LaunchLimits launchLimits;
 
   /// The decision on `loop`, or null when it is not one of the function's.
   const LoopDecision *loopDecision(const StmtNode *loop) const {

@@ -97,9 +97,11 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
              (a.pos.line ? " (line " + std::to_string(a.pos.line) + ")" : std::string()) +
              ": " + a.how +
              "\n      " + a.reason + "\n";
-    if (p.launchParts != kAllParts)
+    if (p.launchParts != kAllParts || p.launchLimits.any())
       out += "    the plain additions hold for a launch that varies only in " +
-             describeParts(p.launchParts) + "; the gradient stops with a message on any other\n";
+             describeParts(p.launchParts) +
+             (p.launchLimits.any() ? ", with " + p.launchLimits.describe() : std::string()) +
+             "; the gradient stops with a message on any other\n";
     for (const LoopDecision &l : p.loops) {
       std::string trips =
           l.trips >= 0 ? std::to_string(l.trips) + " iterations"
@@ -162,6 +164,8 @@ std::string inputPlanJson(const InputPlans &in) {
                          {"shared_adjoints", shared},
                          {"launch_parts", p.device ? nlohmann::json(describeParts(p.launchParts))
                                                    : nlohmann::json()},
+                         {"launch_limits", p.device ? nlohmann::json(p.launchLimits.describe())
+                                                    : nlohmann::json()},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
                          {"profiled", p.profiled},

@@ -57,6 +57,8 @@ SharedAdjointChoices chooseSharedAdjointAdds(const std::vector<StmtRef> &reverse
       for (const ExprRef &i : s->lhs->operands)
         uniform = uniform && indices.sameInEveryThread(i);
       if (!mixed.count(adjoint)) {
+        indices.owned(s->lhs->operands, shared.at(adjoint), adjoint->blockShared,
+                      &out.launchLimits);
         // Right for a launch that varies only in what the kernel reads (in
         // a __shared__ array: within the block).
         unsigned parts = adjoint->blockShared ? indices.used() | (kAllParts & ~kThreadParts)

@@ -21,6 +21,7 @@
 #ifndef CGP_TRANSFORM_DEVICEADJOINTS_H
 #define CGP_TRANSFORM_DEVICEADJOINTS_H
 
+#include "analysis/ThreadIndices.h"
 #include "ir/IR.h"
 #include "planner/Planner.h"
 
@@ -37,6 +38,8 @@ namespace cgp {
 struct SharedAdjointChoices {
   std::vector<SharedAdjoint> adds;
   unsigned launchParts = 0;
+  /// What the plain additions assume of the block's shape.
+  LaunchLimits launchLimits;
 };
 
 /// Marks the additions of `reverse` into the adjoints in `shared` (each with

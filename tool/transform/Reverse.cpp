@@ -278,6 +278,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     dropUnreadLocals({&sweeps.topDecls, &sweeps.forward, &rev, &epilogue, &end});
   }
   unsigned launchParts = kAllParts;
+  LaunchLimits launchLimits;
   if (!sharedAdjoints.empty()) {
     std::vector<StmtRef> adds = rev;
     appendAll(adds, epilogue);
@@ -287,6 +288,7 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     SharedAdjointChoices choices = chooseSharedAdjointAdds(adds, k, sharedAdjoints, true, atEnd);
     out.plans[planIndex].sharedAdjoints = choices.adds;
     out.plans[planIndex].launchParts = launchParts = choices.launchParts;
+    out.plans[planIndex].launchLimits = launchLimits = choices.launchLimits;
   }
   std::vector<StmtRef> sweepsAndEnd{block(sweeps.forward), block(rev)};
   appendAll(sweepsAndEnd, epilogue);
@@ -301,11 +303,15 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
   // loops that plan keep to (up to 4 KiB either way), else kLocalTapeBytes.
   bool device = k.onDevice();
   std::vector<StmtRef> body;
-  if (launchParts != kAllParts) {
+  if (launchParts != kAllParts || launchLimits.any()) {
+    std::string limits;
+    for (int64_t most : launchLimits.maxBlockDim)
+      limits += ", " + std::to_string(most);
     body.push_back(comment("its plain += rely on each thread owning its elements, as in a launch "
-                           "that varies only in " + describeParts(launchParts)));
+                           "that varies only in " + describeParts(launchParts) +
+                           (launchLimits.any() ? " with " + launchLimits.describe() : "")));
     body.push_back(raw("if (!cgp::dev::launchVariesOnlyIn(" + partsExpression(launchParts) +
-                       ", \"" + k.name + "\"))"));
+                       ", \"" + k.name + "\"" + (launchLimits.any() ? limits : "") + "))"));
     body.push_back(raw("  return;"));
   }
   // A device gradient that tapes nothing (its conditions evaluated again,

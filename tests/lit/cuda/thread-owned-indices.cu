@@ -141,3 +141,22 @@ __global__ void taps(const double *x, const double *w, double *y, int n) {
 // PLAN-LABEL: kernel taps
 // PLAN: d_w[k]: warp sum, then one atomicAdd per warp
 // PLAN: d_x[i + k]: atomicAdd
+
+// A block size known when compiling: blockIdx.x * B + threadIdx.x is the
+// thread's own for blocks of at most B threads, which the gradient checks.
+constexpr int B = 128;
+CGP_GRAD(x, y)
+__global__ void fixed_block(const double *x, double *y, int n) {
+  int i = blockIdx.x * B + threadIdx.x;
+  if (i < n)
+    y[i] = sin(x[i]) * x[i];
+}
+// CHECK-LABEL: __global__ void fixed_block_grad(
+// CHECK: if (!cgp::dev::launchVariesOnlyIn(cgp::dev::kThreadX | cgp::dev::kBlockX, "fixed_block", 128, 0,
+// CHECK-NEXT: 0))
+// CHECK-NOT: atomicAdd
+// CHECK: d_x[i] +=
+// PLAN-LABEL: kernel fixed_block
+// PLAN: d_x[i]: plain +=
+// PLAN: the plain additions hold for a launch that varies only in threadIdx.x, blockIdx.x, with blockDim.x <= 128
+// JSON: "launch_limits": "blockDim.x <= 128"
