@@ -523,8 +523,9 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   std::vector<StmtRef> rbody{comment("reverse sweep of " + about)};
   if (usesTape(rcode) && !key.device)
     rbody.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-  const bool keeps = usesRedo(rcode, redoKeepers_);
-  if (keeps)
+  // It keeps values on the redo tape itself, or through the helpers it calls.
+  const bool keeps = usesRedo(rcode, {});
+  if (keeps || usesRedo(rcode, redoKeepers_))
     redoKeepers_.insert(rev->qualifiedName());
   if (!usesTape(rcode) && !keeps && key.device)
     rbody.push_back(raw("(void)cgp_tape;"));
