@@ -203,36 +203,37 @@ enum LaunchPart : unsigned {
 /// and every thread gets false, so that it returns at once.
 __device__ inline bool launchVariesOnlyIn(unsigned parts, const char *kernel, long long maxX = 0,
                                           long long maxY = 0, long long maxZ = 0) {
-  const unsigned extent[6] = {blockDim.x, blockDim.y, blockDim.z, gridDim.x, gridDim.y, gridDim.z};
-  const long long most[3] = {maxX, maxY, maxZ};
-  for (int k = 0; k < 3; ++k)
-    if (most[k] > 0 && extent[k] > most[k]) {
-      if (threadIdx.x + threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z == 0) {
-        const char *const dim[3] = {"x", "y", "z"};
+  // No arrays: indexed at run time, they would go to the thread's stack.
+  const bool first =
+      threadIdx.x + threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z == 0;
+  for (int k = 0; k < 6; ++k) {
+    const unsigned extent = k == 0 ? blockDim.x : k == 1 ? blockDim.y : k == 2 ? blockDim.z
+                            : k == 3 ? gridDim.x : k == 4 ? gridDim.y : gridDim.z;
+    const char *dim = k % 3 == 0 ? "x" : k % 3 == 1 ? "y" : "z";
+    const long long most = k == 0 ? maxX : k == 1 ? maxY : k == 2 ? maxZ : 0;
+    if (most > 0 && extent > most) {
+      if (first) {
         printf("cgp-ad: the gradient of '%s' was launched with blockDim.%s = %u, but the elements "
                "its threads add into are each one thread's own only for blocks of at most %lld "
                "threads in %s (an index such as blockIdx.%s * %lld + threadIdx.%s); launch it as "
                "the kernel expects\n",
-               kernel, dim[k], extent[k], most[k], dim[k], dim[k], most[k], dim[k]);
+               kernel, dim, extent, most, dim, dim, most, dim);
         stop();
       }
       return false;
     }
-  const char *const name[6] = {"blockDim.x", "blockDim.y", "blockDim.z",
-                               "gridDim.x",  "gridDim.y",  "gridDim.z"};
-  const char *const part[6] = {"threadIdx.x", "threadIdx.y", "threadIdx.z",
-                               "blockIdx.x",  "blockIdx.y",  "blockIdx.z"};
-  for (int k = 0; k < 6; ++k)
-    if (!((parts >> k) & 1u) && extent[k] != 1) {
-      if (threadIdx.x + threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z == 0) {
-        printf("cgp-ad: the gradient of '%s' was launched with %s = %u, but '%s' never reads "
-               "%s: its threads would repeat each other's work; launch it as the kernel "
+    if (!((parts >> k) & 1u) && extent != 1) {
+      if (first) {
+        printf("cgp-ad: the gradient of '%s' was launched with %s.%s = %u, but '%s' never reads "
+               "%s.%s: its threads would repeat each other's work; launch it as the kernel "
                "expects\n",
-               kernel, name[k], extent[k], kernel, part[k]);
+               kernel, k < 3 ? "blockDim" : "gridDim", dim, extent, kernel,
+               k < 3 ? "threadIdx" : "blockIdx", dim);
         stop();
       }
       return false;
     }
+  }
   return true;
 }
 

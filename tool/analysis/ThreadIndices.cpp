@@ -312,6 +312,11 @@ void ThreadIndices::assignVar(const Var *v, const StmtRef &s, Facts &facts) {
   const ExprRef &value = s->value;
   if (value && v->elem.isIntegral() && nonNegative(value, before))
     facts.push_back(fact(Fact::NonNegative, v));
+  // t = threadIdx.d: t < blockDim.d, as threadIdx.d is
+  unsigned part = value ? partOf(builtinName(value)) : 0;
+  if (v->elem.isIntegral() && (part & kThreadParts))
+    facts.push_back(fact(Fact::Below, nullptr, varRef(const_cast<Var *>(v)),
+                         runtimeConstant(extentOf(part), withoutCasts(value)->type)));
   auto defs = definitions_.find(v);
   if (!value || !v->elem.isIntegral() || defs == definitions_.end() || defs->second != 1)
     return; // other statements give it other values

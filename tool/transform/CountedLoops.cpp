@@ -28,10 +28,15 @@ void mark(const StmtRef &loop) {
     index = init->lhs->var;
   if (!index || index->elem.kind != ScalarType::Integer)
     return;
-  if (step->lhs->kind != ExprKind::VarRef || step->lhs->var != index ||
-      step->value->kind != ExprKind::IntLit)
+  // By a literal, or a constant whose value is known (`t += TILE`).
+  ExprRef byExpr = step->value;
+  while (byExpr->kind == ExprKind::Cast && byExpr->operands[0]->type.isIntegral())
+    byExpr = byExpr->operands[0];
+  const bool known = byExpr->kind == ExprKind::IntLit ||
+                     (byExpr->kind == ExprKind::VarRef && byExpr->var->hasKnownValue);
+  if (step->lhs->kind != ExprKind::VarRef || step->lhs->var != index || !known)
     return;
-  int64_t by = step->value->intValue;
+  int64_t by = byExpr->kind == ExprKind::IntLit ? byExpr->intValue : byExpr->var->knownValue;
   if (step->assignOp == AssignOp::Sub)
     by = -by;
   else if (step->assignOp != AssignOp::Add)

@@ -160,3 +160,17 @@ __global__ void fixed_block(const double *x, double *y, int n) {
 // PLAN: d_x[i]: plain +=
 // PLAN: the plain additions hold for a launch that varies only in threadIdx.x, blockIdx.x, with blockDim.x <= 128
 // JSON: "launch_limits": "blockDim.x <= 128"
+
+// threadIdx.x through a variable: t < blockDim.x holds of t too.
+CGP_GRAD(x, y)
+__global__ void via_local(const double *x, double *y, int n) {
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + t;
+  if (i < n)
+    y[i] = exp(x[i]);
+}
+// CHECK-LABEL: __global__ void via_local_grad(
+// CHECK-NOT: atomicAdd
+// CHECK: d_x[i] +=
+// PLAN-LABEL: kernel via_local
+// PLAN: d_x[i]: plain +=
