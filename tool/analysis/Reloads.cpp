@@ -13,18 +13,15 @@
 namespace cgp {
 namespace {
 
-/// The first value of a counted loop's index, when its init gives a literal.
-bool literalStart(const StmtRef &loop, int64_t &start) {
+/// The first value of a counted loop's index, when it is known when compiling.
+bool knownStart(const StmtRef &loop, int64_t &start) {
   const StmtRef &init = loop->init;
   if (!init || (init->kind != StmtKind::Decl && init->kind != StmtKind::Assign) || !init->value)
     return false;
-  ExprRef v = init->value;
-  while (v->kind == ExprKind::Cast)
-    v = v->operands[0];
-  if (v->kind != ExprKind::IntLit)
-    return false;
-  start = v->intValue;
-  return true;
+  std::optional<int64_t> known = knownInteger(init->value);
+  if (known)
+    start = *known;
+  return known.has_value();
 }
 
 /// `e` with the loop index `i` read as `i - step`.
@@ -66,7 +63,7 @@ public:
       r.loop = loop.get();
       r.index = loop->counted.index;
       r.step = loop->counted.step;
-      if (!literalStart(loop, r.start))
+      if (!knownStart(loop, r.start))
         return;
       std::set<const Var *> inLoop;
       collectWrittenVars(loop->body, inLoop, /*opaqueCalls=*/true);

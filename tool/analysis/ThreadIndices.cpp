@@ -88,19 +88,13 @@ ExprRef addedTo(const StmtRef &s, const Var *v) {
   return nullptr;
 }
 
-/// True for an integer literal or a constant whose value is known (a
-/// global `constexpr int B = 128;`), whose value goes to `value`.
+/// True for an integer known when compiling (IR's knownInteger), whose
+/// value goes to `value`.
 bool knownInteger(const ExprRef &e, int64_t &value) {
-  const ExprRef &x = withoutCasts(e);
-  if (x->kind == ExprKind::IntLit) {
-    value = x->intValue;
-    return true;
-  }
-  if (x->kind == ExprKind::VarRef && x->var->hasKnownValue) {
-    value = x->var->knownValue;
-    return true;
-  }
-  return false;
+  std::optional<int64_t> known = cgp::knownInteger(e);
+  if (known)
+    value = *known;
+  return known.has_value();
 }
 
 /// True for an expression a fact may hold: variables and constants only

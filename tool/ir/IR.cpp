@@ -8,6 +8,7 @@
 #include "ir/IR.h"
 
 #include <cassert>
+#include <cstdint>
 
 namespace cgp {
 
@@ -481,20 +482,54 @@ ExprRef countedBound(const StmtRef &s) {
   return upwards || downwards ? cond->operands[1] : nullptr;
 }
 
+namespace {
+/// Whether an integer type spelled `spelling` holds `value`: types are told
+/// apart by their spelling, and a spelling not known holds what a 32-bit
+/// `int` holds.
+bool integerTypeHolds(const std::string &spelling, int64_t value) {
+  if (value >= 0 && value <= 127)
+    return true;
+  const bool isUnsigned = spelling.find("unsigned") != std::string::npos ||
+                          spelling.find("size_t") != std::string::npos ||
+                          spelling.find("uint") != std::string::npos;
+  if (isUnsigned && value < 0)
+    return false;
+  if (spelling.find("char") != std::string::npos || spelling == "bool")
+    return false;
+  if (spelling.find("short") != std::string::npos)
+    return isUnsigned ? value <= 65535 : value >= -32768 && value <= 32767;
+  if (spelling.find("long") != std::string::npos || spelling.find("64") != std::string::npos ||
+      spelling.find("size_t") != std::string::npos)
+    return true;
+  return isUnsigned ? value <= 4294967295LL : value >= INT32_MIN && value <= INT32_MAX;
+}
+} // namespace
+
+std::optional<int64_t> knownInteger(const ExprRef &e) {
+  if (!e)
+    return std::nullopt;
+  if (e->kind == ExprKind::IntLit)
+    return e->intValue;
+  if (e->kind == ExprKind::VarRef && e->var->hasKnownValue)
+    return e->var->knownValue;
+  if (e->kind == ExprKind::Cast && e->type.kind == ScalarType::Integer &&
+      e->operands[0]->type.kind == ScalarType::Integer)
+    if (std::optional<int64_t> inner = knownInteger(e->operands[0]);
+        inner && integerTypeHolds(e->type.spelling, *inner))
+      return inner;
+  return std::nullopt;
+}
+
 std::optional<int64_t> knownTripCount(const StmtRef &s) {
   const ExprRef rhs = countedBound(s);
-  if (!rhs || s->init->value->kind != ExprKind::IntLit)
+  if (!rhs)
     return std::nullopt; // a != bound, or a loop that would not end
-  const ExprRef &start = s->init->value;
-  BinaryOp op = s->value->binaryOp;
-  int64_t bound;
-  if (rhs->kind == ExprKind::IntLit)
-    bound = rhs->intValue;
-  else if (rhs->kind == ExprKind::VarRef && rhs->var->hasKnownValue)
-    bound = rhs->var->knownValue;
-  else
+  std::optional<int64_t> start = knownInteger(s->init->value), end = knownInteger(rhs);
+  if (!start || !end)
     return std::nullopt;
-  int64_t first = start->intValue, by = s->counted.step;
+  BinaryOp op = s->value->binaryOp;
+  const int64_t bound = *end;
+  int64_t first = *start, by = s->counted.step;
   bool upwards = op == BinaryOp::Lt || op == BinaryOp::Le;
   bool runs = op == BinaryOp::Lt   ? first < bound
               : op == BinaryOp::Le ? first <= bound

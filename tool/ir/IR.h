@@ -574,6 +574,11 @@ void collectWrittenVars(const StmtRef &s, std::set<const Var *> &out, bool opaqu
 /// going down): what its trip count follows from. Null otherwise.
 ExprRef countedBound(const StmtRef &loop);
 
+/// The value of an integer known when compiling: a literal or a constant
+/// (`constexpr int B = 128;`), also through conversions between integer
+/// types that keep its value (`long k = 2`, `int k = kLast`).
+std::optional<int64_t> knownInteger(const ExprRef &e);
+
 /// The trip count of a counted loop known when compiling, if any.
 std::optional<int64_t> knownTripCount(const StmtRef &loop);
 

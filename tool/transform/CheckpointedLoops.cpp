@@ -484,7 +484,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // Iterations rebuild their index from `first`; a body that never reads
   // its index needs neither (nor a place on the tape).
   bool indexUsed = iterationsReadIndex(s, inner.fwd, inner.rev, i);
-  bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
+  bool pushFirst = indexUsed && !knownInteger(start); // a known first is spelled again
   Var *action = newRuntimeObject(m, i->name + "_action",
                                   device ? "cgp::dev::ScheduleAction" : "cgp::rt::ScheduleAction");
   action->isConst = true;

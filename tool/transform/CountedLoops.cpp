@@ -29,14 +29,10 @@ void mark(const StmtRef &loop) {
   if (!index || index->elem.kind != ScalarType::Integer)
     return;
   // By a literal, or a constant whose value is known (`t += TILE`).
-  ExprRef byExpr = step->value;
-  while (byExpr->kind == ExprKind::Cast && byExpr->operands[0]->type.isIntegral())
-    byExpr = byExpr->operands[0];
-  const bool known = byExpr->kind == ExprKind::IntLit ||
-                     (byExpr->kind == ExprKind::VarRef && byExpr->var->hasKnownValue);
+  std::optional<int64_t> known = knownInteger(step->value);
   if (step->lhs->kind != ExprKind::VarRef || step->lhs->var != index || !known)
     return;
-  int64_t by = byExpr->kind == ExprKind::IntLit ? byExpr->intValue : byExpr->var->knownValue;
+  int64_t by = *known;
   if (step->assignOp == AssignOp::Sub)
     by = -by;
   else if (step->assignOp != AssignOp::Add)

@@ -100,7 +100,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   // The reverse phase needs `first` only if an iteration reads its index
   // (taped, reversed or replayed untaped).
   bool indexUsed = index && iterationsReadIndex(s, inner.fwd, inner.rev, index);
-  bool pushFirst = indexUsed && start->kind != ExprKind::IntLit;
+  bool pushFirst = indexUsed && !knownInteger(start); // a known first is spelled again
   std::vector<StmtRef> primal;
   appendFlat(primal, s->body);
   if (s->step && !index)

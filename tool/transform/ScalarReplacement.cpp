@@ -41,23 +41,13 @@ ExprRef rewriteExpr(const ExprRef &e, const std::function<ExprRef(const ExprRef 
   return replaced ? replaced : self;
 }
 
-/// The value of an integer known when compiling: a literal, or a constant
-/// (`constexpr int NS = 3;`).
-std::optional<int64_t> constantValue(const ExprRef &e) {
-  if (e->kind == ExprKind::IntLit)
-    return e->intValue;
-  if (e->kind == ExprKind::VarRef && e->var->hasKnownValue)
-    return e->var->knownValue;
-  return std::nullopt;
-}
-
 /// `x`, an operation on two integer literals, or on a literal and a
 /// constant, done (`0 + 1` is `1`, `2 * NS` is `6`); null for anything else.
 ExprRef foldLiteral(const ExprRef &x) {
   if (x->kind != ExprKind::Binary)
     return nullptr;
-  std::optional<int64_t> left = constantValue(x->operands[0]),
-                         right = constantValue(x->operands[1]);
+  std::optional<int64_t> left = knownInteger(x->operands[0]),
+                         right = knownInteger(x->operands[1]);
   if (!left || !right || (x->operands[0]->kind != ExprKind::IntLit &&
                           x->operands[1]->kind != ExprKind::IntLit))
     return nullptr;
@@ -335,7 +325,7 @@ private:
         s->value->kind != ExprKind::Binary || s->value->operands[0]->kind != ExprKind::VarRef ||
         s->value->operands[0]->var != init->var)
       return false;
-    std::optional<int64_t> bound = constantValue(s->value->operands[1]);
+    std::optional<int64_t> bound = knownInteger(s->value->operands[1]);
     if (!bound)
       return false;
     Var *i = init->var;

@@ -837,7 +837,10 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   ScalarType i64 = ScalarType::int64Type();
   bool ownIndex = s->init->kind == StmtKind::Decl;
   ExprRef start = s->init->value;
-  bool literalStart = start->kind == ExprKind::IntLit;
+  // A first index known when compiling (`2`, `kLast`) is neither taped nor
+  // computed again: the reverse sweep spells its value.
+  std::optional<int64_t> knownStart = knownInteger(start);
+  bool literalStart = knownStart.has_value();
 
   // An init that assigns an index declared outside may have to keep the
   // index's old value.
@@ -846,7 +849,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   std::optional<int64_t> known = knownTripCount(s);
   Var *first = literalStart ? nullptr : makeTemp(m, i->name + "_first", it, true);
   Var *trips = known ? nullptr : makeTemp(m, i->name + "_trips", i64);
-  ExprRef firstValue = literalStart ? start : varRef(first);
+  ExprRef firstValue = literalStart ? intLit(*knownStart, it) : varRef(first);
   ExprRef tripCount = known ? intLit(*known, i64) : varRef(trips);
   // Computed again in the reverse sweep from the init and the bound, or
   // taped after the loop.
@@ -872,7 +875,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     body.push_back(assign(varRef(trips), intLit(1, i64), AssignOp::Add));
   }
   appendAll(body, inner.fwd);
-  ExprRef forwardFirst = again ? start : firstValue;
+  ExprRef forwardFirst = again || literalStart ? start : firstValue;
   StmtRef init = ownIndex ? decl(i, forwardFirst) : assign(varRef(i), forwardFirst);
   StmtRef loop = forStmt(init, s->value, s->step, block(body));
   loop->declaresIndex = ownIndex;
@@ -892,7 +895,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   StmtRef rloop;
   if (known && isSignedIndex(it) && (by == 1 || by == -1)) {
     // for (i = first + (trips - 1) * by; ...), with every number known
-    int64_t last = start->intValue + (*known - 1) * by;
+    int64_t last = *knownStart + (*known - 1) * by;
     StmtRef rinit = ownIndex ? decl(i, intLit(last, it)) : assign(varRef(i), intLit(last, it));
     ExprRef cond = binary(by == 1 ? BinaryOp::Ge : BinaryOp::Le, varRef(i), start);
     StmtRef rstep = assign(varRef(i), intLit(1, it), by == 1 ? AssignOp::Sub : AssignOp::Add);
@@ -902,7 +905,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
     ExprRef span = binary(BinaryOp::Sub, tripCount, intLit(1, i64));
     ExprRef last = by == 1 ? binary(BinaryOp::Add, firstValue, span)
                            : binary(BinaryOp::Sub, firstValue, span);
-    if (literalStart && start->intValue == 0 && by == 1)
+    if (literalStart && *knownStart == 0 && by == 1)
       last = span;
     StmtRef rinit = ownIndex ? decl(i, cast(it, last)) : assign(varRef(i), cast(it, last));
     ExprRef cond = binary(by == 1 ? BinaryOp::Ge : BinaryOp::Le, varRef(i), firstValue);
