@@ -18,8 +18,12 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
 
 namespace cgp {
+
+static StmtRef splitIndexPart(const StmtRef &parts, const ExprRef &cond,
+                              std::vector<StmtRef> &before, std::vector<StmtRef> &after);
 
 StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   if (!s)
@@ -81,19 +85,37 @@ StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
     std::vector<StmtRef> before;
     ExprRef cond = fs->getCond() ? lowerCondition(fs->getCond(), before) : boolLit(true);
     StmtRef step = fs->getInc() ? lowerExprStmt(fs->getInc()) : nullptr;
-    if (step && step->kind == StmtKind::Block) {
-      if (!step->stmts.empty())
-        unsupported(fs->getInc(), "the step of a 'for' loop must be one statement");
-      step = nullptr;
-    }
     StmtRef body = lowerStmt(fs->getBody());
+    // `i = 0, j = n - 1` and `++i, --j`: the parts that set the condition's
+    // index stay the loop's init and step (so that it may be counted); the
+    // init's others run before the loop, the step's others at the end of
+    // each iteration, in their order where they touch the index.
+    std::vector<StmtRef> beforeLoop, endOfBody;
+    if (init && init->kind == StmtKind::Block)
+      init = splitIndexPart(init, cond, beforeLoop, beforeLoop);
+    if (step && step->kind == StmtKind::Block) {
+      if (step->stmts.size() > 1 && continuesLoop(fs->getBody()))
+        unsupported(fs->getInc(), "a 'for' loop whose step has several parts ('++i, --j') and "
+                                  "whose body says 'continue' is not supported; move the other "
+                                  "parts into the body");
+      std::vector<StmtRef> first;
+      step = splitIndexPart(step, cond, first, endOfBody);
+      if (!first.empty()) { // the parts before the index's run first
+        appendAll(first, endOfBody);
+        endOfBody = std::move(first);
+      }
+    }
+    if (!endOfBody.empty()) {
+      endOfBody.insert(endOfBody.begin(), body);
+      body = block(std::move(endOfBody));
+    }
     if (!before.empty()) // `for (...; i++ < n; ...)`: the condition tested in the body
       std::tie(cond, body) = conditionInBody(std::move(before), cond, body);
-    if (init && init->kind == StmtKind::Block) {
-      // Several declarations in the init: keep them before the loop.
-      StmtRef loop = forStmt(nullptr, cond, step, body);
+    if (!beforeLoop.empty()) {
+      StmtRef loop = forStmt(init, cond, step, body);
       loop->pos = position(s->getBeginLoc());
-      out = block({init, loop});
+      beforeLoop.push_back(loop);
+      out = block(std::move(beforeLoop));
       return out;
     }
     out = forStmt(init, cond, step, body);
@@ -303,8 +325,67 @@ StmtRef Lowering::lowerExprStmt(const clang::Expr *e) {
   return withSideEffects([&] { return lowerExprStmtAlone(e); });
 }
 
+namespace {
+/// The condition of `assert(c)`, the <cassert> macro expanded (as
+/// `static_cast<bool>(c) ? void(0) : __assert_fail(...)`); null for any other
+/// expression. With NDEBUG the macro leaves `(void)0`, a statement that does
+/// nothing.
+const clang::Expr *assertedCondition(const clang::Expr *e, const clang::ASTContext &ctx) {
+  const clang::SourceManager &sm = ctx.getSourceManager();
+  bool fromAssert = false;
+  for (clang::SourceLocation at = e->getBeginLoc(); at.isMacroID() && !fromAssert;
+       at = sm.getImmediateMacroCallerLoc(at))
+    fromAssert = clang::Lexer::getImmediateMacroName(at, sm, ctx.getLangOpts()) == "assert";
+  const auto *check = llvm::dyn_cast<clang::ConditionalOperator>(e->IgnoreParens());
+  if (!fromAssert || !check || !check->getType()->isVoidType())
+    return nullptr;
+  const clang::Expr *cond = check->getCond()->IgnoreParenImpCasts();
+  if (const auto *toBool = llvm::dyn_cast<clang::CXXStaticCastExpr>(cond);
+      toBool && toBool->getSubExpr()->IgnoreParenImpCasts()->getType()->isBooleanType())
+    cond = toBool->getSubExpr()->IgnoreParenImpCasts();
+  return cond;
+}
+
+/// A variable of the function (a local or a parameter) that `e` reads, if any.
+const clang::VarDecl *readsLocal(const clang::Stmt *e) {
+  if (const auto *ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(e))
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
+        vd && (vd->hasLocalStorage() || llvm::isa<clang::ParmVarDecl>(vd)))
+      return vd;
+  if (e)
+    for (const clang::Stmt *child : e->children())
+      if (const clang::VarDecl *vd = readsLocal(child))
+        return vd;
+  return nullptr;
+}
+} // namespace
+
+StmtRef Lowering::lowerThrow(const clang::CXXThrowExpr *e) {
+  // The gradient throws what the primal throws, where the primal throws it
+  // (its forward sweep), written as the user wrote it: so it may name no
+  // variable, which the generated code may have renamed.
+  if (const clang::VarDecl *vd = readsLocal(e->getSubExpr()))
+    unsupported(e, "'throw' of a value made from '" + vd->getNameAsString() +
+                       "' is not supported; throw a value made of constants only");
+  const clang::SourceManager &sm = ctx_.getSourceManager();
+  clang::CharSourceRange range = sm.getExpansionRange(e->getSourceRange());
+  std::string text = clang::Lexer::getSourceText(range, sm, ctx_.getLangOpts()).str();
+  if (text.empty())
+    unsupported(e, "this 'throw' is not supported");
+  StmtRef out = raw(text + ";");
+  out->pos = position(e->getBeginLoc());
+  return out;
+}
+
 StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   e = e->IgnoreParens();
+  if (const auto *thrown = llvm::dyn_cast<clang::CXXThrowExpr>(e))
+    return lowerThrow(thrown);
+  if (const clang::Expr *cond = assertedCondition(e, ctx_)) {
+    StmtRef check = assertion(lowerExpr(cond));
+    check->pos = position(e->getBeginLoc());
+    return check;
+  }
   if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
     return lowerExprStmtAlone(cleanups->getSubExpr());
   StmtRef out;
@@ -442,6 +523,54 @@ std::pair<ExprRef, StmtRef> Lowering::conditionInBody(std::vector<StmtRef> befor
   before.push_back(exit);
   before.push_back(body);
   return {boolLit(true), block(before)};
+}
+
+/// Of the parts of a `for` loop's init or step (a Block), the one that sets
+/// the index its condition reads, when it may move past the others; those
+/// before it go to `before`, those after it to `after`. Null (all parts to
+/// `before`) when none may.
+static StmtRef splitIndexPart(const StmtRef &parts, const ExprRef &cond,
+                              std::vector<StmtRef> &before, std::vector<StmtRef> &after) {
+  std::vector<StmtRef> list;
+  appendFlat(list, parts);
+  // The part that sets a variable the condition reads, and no other part
+  // mentions: it may move past the others.
+  size_t chosen = list.size();
+  for (size_t k = 0; k < list.size() && chosen == list.size(); ++k) {
+    const StmtRef &p = list[k];
+    if (p->kind != StmtKind::Assign && p->kind != StmtKind::Decl)
+      continue;
+    Var *v = p->kind == StmtKind::Decl ? p->var : p->lhs->kind == ExprKind::VarRef ? p->lhs->var : nullptr;
+    if (!v || !mentions(cond, v))
+      continue;
+    bool alone = true;
+    for (size_t o = 0; o < list.size(); ++o)
+      if (o != k)
+        forEachStmt(list[o], [&](const StmtRef &n) {
+          alone &= !(n->kind == StmtKind::Decl && n->var == v);
+          for (const ExprRef &e : ownExprs(n))
+            alone &= !mentions(e, v);
+        });
+    std::vector<Var *> read;
+    for (const ExprRef &e : ownExprs(p))
+      collectVars(e, read);
+    for (Var *r : read)
+      for (size_t o = 0; o < list.size(); ++o)
+        if (o != k)
+          forEachStmt(list[o], [&](const StmtRef &n) {
+            alone &= !(n->kind == StmtKind::Assign && lvalueVar(n->lhs) == r && r != v);
+          });
+    if (alone)
+      chosen = k;
+  }
+  if (chosen == list.size()) { // none: all run in their order, before or after
+    appendAll(before, list);
+    return nullptr;
+  }
+  for (size_t k = 0; k < list.size(); ++k)
+    if (k != chosen)
+      (k < chosen ? before : after).push_back(list[k]);
+  return list[chosen];
 }
 
 bool Lowering::continuesLoop(const clang::Stmt *body) {

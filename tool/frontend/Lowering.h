@@ -80,6 +80,7 @@ private:
   StmtRef lowerDecl(const clang::VarDecl *vd);
   StmtRef lowerExprStmt(const clang::Expr *e);
   StmtRef lowerExprStmtAlone(const clang::Expr *e);
+  StmtRef lowerThrow(const clang::CXXThrowExpr *e);
   StmtRef lowerSwitch(const clang::SwitchStmt *s);
   /// The condition of an `if` or a `switch`, with the statements it needs
   /// appended to `before`.

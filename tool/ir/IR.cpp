@@ -290,6 +290,10 @@ bool isRefresh(const StmtRef &s, Var *&v) {
   return true;
 }
 
+StmtRef assertion(ExprRef cond) {
+  return eval(opaque("assert", ScalarType::voidType(), {std::move(cond)}));
+}
+
 StmtRef raw(std::string text) {
   StmtRef s = make(StmtKind::Raw);
   s->text = std::move(text);

@@ -362,6 +362,15 @@ inline bool isProfileHook(const StmtRef &s) {
   return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
          s->value->var && s->value->var->elem.spelling == kProfileObjectType;
 }
+/// `assert(cond);`, the user's assertion, checked where the primal checks
+/// it (the forward sweep) and compiled away by NDEBUG like the primal's.
+StmtRef assertion(ExprRef cond);
+/// True for assertion()'s statements: they read variables and write none,
+/// so a loop holding one may run again (checkpoints) like any other.
+inline bool isAssertion(const StmtRef &s) {
+  return s && s->kind == StmtKind::Eval && s->value && s->value->kind == ExprKind::Opaque &&
+         !s->value->var && s->value->calleeName == "assert";
+}
 /// The name of the CUDA block barrier, an Eval of an Opaque call.
 inline constexpr const char *kBarrier = "__syncthreads";
 /// True for `__syncthreads();`: the reverse sweep has one at the mirrored

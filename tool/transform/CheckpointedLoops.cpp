@@ -208,7 +208,8 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   bool opaqueStatement = false;
   auto findOpaque = [&](const StmtRef &n) {
     opaqueStatement |= n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
-                       !isProfileHook(n); // the runtime does not count replays
+                       !isProfileHook(n) && // the runtime does not count replays
+                       !isAssertion(n);     // a check runs again as it ran
   };
   forEachStmt(s->body, findOpaque);
   forEachStmt(s->step, findOpaque);
