@@ -550,6 +550,8 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   }
 
   if (inStdOrGlobal(callee)) {
+    if (ExprRef sum = lowerAlgorithmValue(e))
+      return sum;
     if ((name == "min" || name == "max") && e->getNumArgs() == 2) {
       ExprRef a = convert(lowerExpr(e->getArg(0)), resultType);
       ExprRef b = convert(lowerExpr(e->getArg(1)), resultType);

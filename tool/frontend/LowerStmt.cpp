@@ -446,6 +446,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   } else if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e)) {
     if (StmtRef atomic = lowerCudaCallStmt(c))
       out = atomic;
+    else if (StmtRef algorithm = lowerAlgorithmStmt(c))
+      out = algorithm;
     else if (StmtRef pair = lowerMathPairCall(c))
       out = pair;
     else

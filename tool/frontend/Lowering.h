@@ -371,6 +371,22 @@ private:
   /// for (k = first; k < count; ++k) v[k] = valueAt(k); (first: 0 when null)
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
                       SourcePos pos, ExprRef first = nullptr);
+  // The standard algorithms (LowerAlgorithms.cpp).
+  /// `std::fill(...);`, `fill_n`, `copy`, `copy_n`, `iota` over a range: the
+  /// loop they stand for; null for other statements.
+  StmtRef lowerAlgorithmStmt(const clang::CallExpr *e);
+  /// `std::accumulate(first, last, init)`, `std::inner_product(first1,
+  /// last1, first2, init)`: a local summed by a loop placed before the
+  /// statement; null for other calls.
+  ExprRef lowerAlgorithmValue(const clang::CallExpr *e);
+  /// The place an iterator or pointer of a range points to (an Address).
+  ExprRef iteratorAddress(const clang::Expr *e, const std::string &algorithm);
+  /// The offset where a range ends, both ends being in one buffer.
+  ExprRef rangeEnd(const clang::Expr *firstArg, const ExprRef &first, const ExprRef &last,
+                   const std::string &algorithm);
+  /// for (int <algorithm>_k = from; k < to; ++k) body(k)
+  StmtRef rangeLoop(const std::string &algorithm, ExprRef from, ExprRef to,
+                    const std::function<std::vector<StmtRef>(ExprRef)> &body, SourcePos pos);
   /// A scalar local of the function being lowered (LowerContainers.cpp).
   Var *newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos);
   /// The arguments a container argument gives a container parameter `param`

@@ -1,0 +1,47 @@
+// Calls of standard algorithms that cgp-ad refuses: each is an error naming
+// the kernel and the construct, with status 1 and no output.
+//
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DWITH_OPERATION 2>&1 | FileCheck %s --check-prefix=WITH_OPERATION
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTWO_BUFFERS 2>&1 | FileCheck %s --check-prefix=TWO_BUFFERS
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOPY_IN_PLACE 2>&1 | FileCheck %s --check-prefix=COPY_IN_PLACE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DIN_CONDITION 2>&1 | FileCheck %s --check-prefix=IN_CONDITION
+// RUN: test ! -e %t/out
+#include <cgp/cgp.h>
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#ifdef WITH_OPERATION
+CGP_GRAD(x)
+double k(const double* x, int n) {
+  return std::accumulate(x, x + n, 1.0, [](double a, double b) { return a * b; });
+  // WITH_OPERATION: algorithms.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': 'std::accumulate' with an operation of its own is not supported; write the loop
+}
+#endif
+
+#ifdef TWO_BUFFERS
+CGP_GRAD(x)
+double k(const double* x, const double* y) {
+  return std::accumulate(x, y, 0.0);
+  // TWO_BUFFERS: algorithms.cpp:[[@LINE-1]]:26: error: cannot differentiate 'k': the range of 'std::accumulate' starts in 'x' and ends in 'y'; both ends must be in one buffer
+}
+#endif
+
+#ifdef COPY_IN_PLACE
+CGP_GRAD(x)
+void k(double* x, int n) {
+  std::copy(x + 1, x + n, x);
+  // COPY_IN_PLACE: algorithms.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': 'std::copy' within one buffer ('x') is not supported; copy through a local buffer
+}
+#endif
+
+#ifdef IN_CONDITION
+CGP_GRAD(x)
+double k(const double* x, int n) {
+  if (std::accumulate(x, x + n, 0.0) > 1.0 && std::accumulate(x, x + 2, 0.0) > 0.5)
+  // IN_CONDITION: algorithms.cpp:[[@LINE-1]]:47: error: cannot differentiate 'k': 'std::accumulate' is not supported here (a condition, or a side of '&&', '||' or '?:'); give its value to a local first
+    return x[0];
+  return x[1];
+}
+#endif
