@@ -15,14 +15,17 @@ std::vector<ExprRef> callsIn(const StmtRef &s) {
   return calls;
 }
 
-const FunctionSummary &Summaries::of(const Function *f) {
-  auto it = known_.find(f);
-  if (it != known_.end())
-    return it->second;
+namespace {
+
+int paramIndex(const Var *v) { return v->origin == Var::Param ? v->paramIndex : -1; }
+
+/// The summary of `f` from its body, with its callees' summaries as
+/// `known` holds them now.
+FunctionSummary summarise(const Function *f,
+                          const std::map<const Function *, FunctionSummary> &known) {
   FunctionSummary sum;
   sum.readsParam.assign(f->params.size(), false);
   sum.writesParam.assign(f->params.size(), false);
-  auto paramIndex = [&](const Var *v) { return v->origin == Var::Param ? v->paramIndex : -1; };
   if (!f->body) {
     // No body (a library function with a custom pullback): it may read
     // through every pointer and write through every non-const one.
@@ -30,9 +33,8 @@ const FunctionSummary &Summaries::of(const Function *f) {
       sum.readsParam[i] = f->params[i]->isMemory();
       sum.writesParam[i] = f->params[i]->isMemory() && !f->params[i]->isConst;
     }
-    return known_[f] = sum;
+    return sum;
   }
-
   forEachStmt(f->body, [&](const StmtRef &s) {
     if (s->kind == StmtKind::Assign && s->lhs->kind == ExprKind::Index) {
       int p = paramIndex(s->lhs->var);
@@ -50,7 +52,7 @@ const FunctionSummary &Summaries::of(const Function *f) {
         }
         if (x->kind != ExprKind::Call)
           return;
-        const FunctionSummary &callee = of(x->callee);
+        const FunctionSummary &callee = known.at(x->callee);
         for (size_t i = 0; i < x->operands.size(); ++i) {
           const ExprRef &arg = x->operands[i];
           if (arg->kind != ExprKind::Address)
@@ -66,7 +68,47 @@ const FunctionSummary &Summaries::of(const Function *f) {
       });
     }
   });
-  return known_[f] = sum;
+  return sum;
+}
+
+} // namespace
+
+const FunctionSummary &Summaries::of(const Function *f) {
+  auto it = known_.find(f);
+  if (it != known_.end())
+    return it->second;
+  // The functions f reaches that have no summary yet, each starting from
+  // "reads and writes nothing"; then rounds over all of them until none
+  // changes. Summaries only grow, so the rounds end; without recursion the
+  // second round finds nothing new.
+  std::vector<const Function *> fresh;
+  std::vector<const Function *> work{f};
+  while (!work.empty()) {
+    const Function *g = work.back();
+    work.pop_back();
+    if (known_.count(g))
+      continue;
+    FunctionSummary none;
+    none.readsParam.assign(g->params.size(), false);
+    none.writesParam.assign(g->params.size(), false);
+    known_[g] = none;
+    fresh.push_back(g);
+    if (g->body)
+      for (const ExprRef &c : callsIn(g->body))
+        work.push_back(c->callee);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto g = fresh.rbegin(); g != fresh.rend(); ++g) { // callees first, mostly
+      FunctionSummary sum = summarise(*g, known_);
+      FunctionSummary &old = known_[*g];
+      if (sum.readsParam != old.readsParam || sum.writesParam != old.writesParam) {
+        old = std::move(sum);
+        changed = true;
+      }
+    }
+  }
+  return known_.at(f);
 }
 
 } // namespace cgp

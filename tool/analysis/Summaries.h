@@ -2,8 +2,9 @@
 //
 // A caller's analyses need to know, for each helper it calls, which pointer
 // parameters the helper reads through and which it writes through, without
-// looking inside. These summaries are computed callee first (there is no
-// recursion) and include what nested calls do.
+// looking inside. These summaries include what nested calls do; functions
+// that call each other (recursion) get theirs together, by rounds until
+// none changes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_SUMMARIES_H

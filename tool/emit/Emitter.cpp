@@ -198,6 +198,31 @@ std::string profileObjects(const std::vector<ProfileTable> &tables) {
   return out;
 }
 
+/// Declarations of the generated functions that a function defined before
+/// them calls: helpers that call each other (recursion) come in some order.
+std::string declareCalledEarlier(const std::vector<Function *> &functions) {
+  std::map<std::string, size_t> definedAt;
+  for (size_t i = 0; i < functions.size(); ++i)
+    definedAt.emplace(functions[i]->qualifiedName(), i);
+  std::set<size_t> needed;
+  for (size_t i = 0; i < functions.size(); ++i)
+    forEachStmt(functions[i]->body, [&](const StmtRef &s) {
+      for (const ExprRef &e : ownExprs(s))
+        forEachExpr(e, [&](const ExprRef &x) {
+          std::string name = x->kind == ExprKind::Call     ? x->callee->qualifiedName()
+                             : x->kind == ExprKind::Opaque ? x->calleeName
+                                                            : std::string();
+          auto at = definedAt.find(name);
+          if (at != definedAt.end() && at->second > i)
+            needed.insert(at->second);
+        });
+    });
+  std::string decls;
+  for (size_t i : needed)
+    decls += printDeclaration(*functions[i]);
+  return decls.empty() ? decls : "\n// Helpers that call each other, declared first.\n" + decls;
+}
+
 } // namespace
 
 std::string printDefinition(const Function &f) {
@@ -323,7 +348,7 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
     if (builtinTypes)
       prologue += declareEntryPoint(*g, *kernel, sourcePrimaries);
   }
-  std::string generated;
+  std::string generated = declareCalledEarlier(code.functions);
   for (const Function *f : code.functions) {
     generated += "\n";
     // A template kernel's entry point that takes the user's types: its

@@ -100,6 +100,22 @@ bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) 
   return shape.elem.isFloating();
 }
 
+/// Why `p`, which isFloatingParam refuses, cannot be differentiated.
+std::string whyNotDifferentiable(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
+  clang::QualType record = p->getType().getNonReferenceType();
+  if (record->isPointerType())
+    record = record->getPointeeType();
+  else if (record->isArrayType())
+    record = ctx.getBaseElementType(record);
+  if (record->isRecordType() && !containerTypeOf(record, ctx)) {
+    std::vector<RecordLeaf> leaves;
+    std::string problem = flattenRecord(record, ctx, leaves);
+    if (!problem.empty())
+      return "which cgp-ad cannot differentiate (" + problem + ")";
+  }
+  return "which holds no floating-point value";
+}
+
 } // namespace
 
 std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) {
@@ -188,9 +204,11 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
           }
           if (!isFloatingParam(match, ctx)) {
             diag.error(m.marker, "parameter '" + part + "' of '" + name + "' has type '" +
-                                     match->getType().getAsString() +
-                                     "': " + macro + " names only floating-point parameters (float, "
-                                     "double, or pointers and arrays of them)");
+                                     match->getType().getAsString() + "', " +
+                                     whyNotDifferentiable(match, ctx) + "; " + macro +
+                                     " names parameters that carry derivatives (floating "
+                                     "scalars, pointers, arrays and containers of them, structs "
+                                     "with floating members)");
             ok = false;
             continue;
           }

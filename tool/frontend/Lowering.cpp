@@ -302,11 +302,6 @@ Function *Lowering::lowerCustom(const clang::FunctionDecl *fd, const clang::Func
 
 Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   fd = fd->getDefinition();
-  for (const clang::FunctionDecl *active : callStack_)
-    if (active == fd)
-      unsupported(fd->getLocation(), "'" + fd->getNameAsString() +
-                                         "' calls itself (directly or through other functions); "
-                                         "recursion is not supported");
   auto known = lowered_.find(fd);
   if (known != lowered_.end())
     return known->second;
@@ -332,8 +327,8 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   OwnStatements own(*this);
   callStack_.push_back(fd);
   Function *f = lowerSignature(fd);
-  // Registered before the body so that a recursive call finds the cycle
-  // through callStack_, and repeated calls reuse this function.
+  // Registered before the body so that a recursive call (direct or through
+  // other functions) and repeated calls reuse this function.
   lowered_[fd] = f;
   // Inside the body, what the lambdas passed in capture means the
   // parameters that stand for it.

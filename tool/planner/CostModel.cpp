@@ -3,6 +3,8 @@
 
 #include "ir/MathTable.h"
 
+#include <algorithm>
+
 namespace cgp {
 
 double scalarBytes(const ScalarType &t) {
@@ -27,6 +29,26 @@ double scalarBytes(const ScalarType &t) {
   }
 }
 
+namespace {
+/// The functions whose cost is being estimated, callers first: a call of
+/// one of them (recursion) counts as one pass over its body, which the
+/// estimate of its caller already holds.
+std::vector<const Function *> &costStack() {
+  static thread_local std::vector<const Function *> stack;
+  return stack;
+}
+
+double calleeCost(const Function &callee) {
+  std::vector<const Function *> &stack = costStack();
+  if (std::find(stack.begin(), stack.end(), &callee) != stack.end())
+    return 0.0;
+  stack.push_back(&callee);
+  double cost = estimateFrequencies(callee).primalCost;
+  stack.pop_back();
+  return cost;
+}
+} // namespace
+
 double exprCost(const ExprRef &e) {
   double cost = 0;
   forEachExpr(e, [&](const ExprRef &x) {
@@ -46,7 +68,7 @@ double exprCost(const ExprRef &e) {
       cost += 20;
       break;
     case ExprKind::Call:
-      cost += 5 + estimateFrequencies(*x->callee).primalCost; // the call and its body
+      cost += 5 + calleeCost(*x->callee); // the call and its body
       break;
     default:
       break;

@@ -474,7 +474,7 @@ private:
     if (known != variants_.end())
       return known->second;
     Function *f = generate(*const_cast<Function *>(key.callee), key.active, key.resultActive,
-                           /*entry=*/false);
+                           /*entry=*/false, &key);
     if (f)
       out_->functions.push_back(f);
     return variants_[key] = f;
@@ -487,8 +487,10 @@ private:
   /// The tangent function of `f`: f_jvp for a kernel (`entry`), returning
   /// the tangent of f's value; g_tan for a helper, returning g's value and
   /// the tangent of it through `t_ret` when `resultActive`.
+  /// A helper's variant is known by `key` before its body is built: a
+  /// recursive call with the same tangents calls it.
   Function *generate(Function &f, const std::vector<bool> &active, bool resultActive,
-                     bool entry);
+                     bool entry, const TangentKey *key = nullptr);
 
   Module &module_;
   std::vector<TransformError> &errors_;
@@ -501,7 +503,7 @@ private:
 };
 
 Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &active,
-                                      bool resultActive, bool entry) {
+                                      bool resultActive, bool entry, const TangentKey *key) {
   prepareFunction(f, module_);
   ActivitySeeds seeds;
   for (size_t i = 0; i < f.params.size(); ++i) {
@@ -554,6 +556,8 @@ Function *ForwardMode::Impl::generate(Function &f, const std::vector<bool> &acti
     tRet = makeVar(module_, "t_ret", f.returnType, Var::Pointer, Var::Param);
     g->params.push_back(tRet);
   }
+  if (key)
+    variants_[*key] = g;
   std::vector<StmtRef> tangentDecls;
   for (Var *v : act.withAdjoint) {
     if (tangents.count(v) || v->origin == Var::Global || !v->isFloating())

@@ -446,8 +446,15 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   for (size_t i = 0; i < h.params.size(); ++i)
     if (key.active[i])
       rev->params.push_back(adjointParam(h.params[i], adj, adjointDecls, epilogue));
-  if (!placeAdjoints(h, act, adj, adjointDecls))
+  // Known before its sweeps are built: a recursive call of the helper, with
+  // the same derivatives, calls this pair.
+  variants_[key] = CallVariant{fwd, rev};
+  auto failed = [&] {
+    variants_.erase(key);
     return nullptr;
+  };
+  if (!placeAdjoints(h, act, adj, adjointDecls))
+    return failed();
 
   SweepBuilder sweeps = sweepBuilder(h, act, adj);
   std::map<const Var *, const Var *> sharedAdjoints; // adjoint -> its primal
@@ -458,7 +465,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
         sharedAdjoints[adj.of(h.params[i])] = h.params[i];
     }
   if (!sweeps.build(keep, logged))
-    return nullptr;
+    return failed();
   sweeps.plan.function = h.name + " (helper, as " + fwd->name + "/" + rev->name + ")";
   sweeps.plan.device = key.device;
   size_t planIndex = out_->plans.size();
@@ -541,9 +548,7 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
   markUnusedParams(*fwd);
   markUnusedParams(*rev);
 
-  CallVariant &made = variants_[key];
-  made.fwd = fwd;
-  made.rev = rev;
+  CallVariant &made = variants_.at(key);
   out_->functions.push_back(fwd);
   out_->functions.push_back(rev);
   return &made;

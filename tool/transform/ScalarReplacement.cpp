@@ -222,7 +222,7 @@ private:
     const ExprRef &call = s->value;
     Function *h = call->callee;
     if (!h || !h->body || !h->pullback.empty() || !h->returnType.isVoid() ||
-        h->params.size() != call->operands.size())
+        h->params.size() != call->operands.size() || inlining_.count(h)) // recursion
       return false;
     bool givenWanted = false;
     std::map<const Var *, ExprRef> pointers; // pointer parameter -> its argument
@@ -279,9 +279,11 @@ private:
     if (!loopNest(copyRenaming(h->body, replace, declaredIn({h->body}, local)), body))
       return false;
     const size_t parameters = inlined.size();
+    inlining_.insert(h);
     for (const StmtRef &b : body)
       if (b->kind != StmtKind::Comment)
         expandInto(b, inlined);
+    inlining_.erase(h);
     // What is left must be a straight line of scalars and constant elements.
     if (inlined.size() - parameters > 32)
       return false;
@@ -386,6 +388,7 @@ private:
   Module &module_;
   VarFilter wanted_;
   std::map<const Function *, int> inlined_;
+  std::set<const Function *> inlining_; // helpers being inlined, callers first
 };
 
 /// Inlines and unrolls, in a copy of `body`, what touches an array `wanted`

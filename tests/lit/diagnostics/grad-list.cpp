@@ -4,6 +4,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DUNKNOWN 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNOT_FLOATING 2>&1 | FileCheck %s --check-prefix=NOT_FLOATING
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DSTRUCT_WITH_BASE 2>&1 | FileCheck %s --check-prefix=STRUCT_WITH_BASE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMALFORMED 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTWICE 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNO_BODY 2>&1 | FileCheck %s --check-prefix=NO_BODY
@@ -28,8 +29,16 @@ double k(const double *W, int n) { return W[0] * n; }
 
 #ifdef NOT_FLOATING
 CGP_GRAD(W, n)
-// NOT_FLOATING: grad-list.cpp:[[@LINE-1]]:1: error: parameter 'n' of 'k' has type 'int': CGP_GRAD names only floating-point parameters (float, double, or pointers and arrays of them)
+// NOT_FLOATING: grad-list.cpp:[[@LINE-1]]:1: error: parameter 'n' of 'k' has type 'int', which holds no floating-point value; CGP_GRAD names parameters that carry derivatives (floating scalars, pointers, arrays and containers of them, structs with floating members)
 double k(const double *W, int n) { return W[0] * n; }
+#endif
+
+#ifdef STRUCT_WITH_BASE
+struct Base { double a; };
+struct Derived : Base { double b; };
+CGP_GRAD(d)
+// STRUCT_WITH_BASE: grad-list.cpp:[[@LINE-1]]:1: error: parameter 'd' of 'k' has type 'const Derived &', which cgp-ad cannot differentiate (structs with base classes or virtual functions are not supported); CGP_GRAD names parameters that carry derivatives (floating scalars, pointers, arrays and containers of them, structs with floating members)
+double k(const Derived& d) { return d.a * d.b; }
 #endif
 
 #ifdef MALFORMED

@@ -28,11 +28,12 @@
 #include <cgp/cgp.h>
 
 #ifdef PASS
-#include <numeric>
+#include <algorithm>
 CGP_GRAD(x) double k(double x) {
   double a[3] = {x, 2 * x, 1.0};
-  return std::accumulate(a, a + 3, 0.0, [](double s, double v) { return s + v * v; });
-  // PASS: lambdas.cpp:[[@LINE-1]]:41: error: cannot differentiate 'k': passing a lambda to 'std::accumulate' is not supported; lambdas can be passed to functions and methods whose body cgp-ad sees, other than lambdas and functions with a custom pullback
+  std::sort(a, a + 3, [](double s, double v) { return s > v; });
+  // PASS: lambdas.cpp:[[@LINE-1]]:23: error: cannot differentiate 'k': passing a lambda to 'std::sort' is not supported; lambdas can be passed to functions and methods whose body cgp-ad sees, other than lambdas and functions with a custom pullback
+  return a[0];
 }
 #endif
 

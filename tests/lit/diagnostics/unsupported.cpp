@@ -3,7 +3,6 @@
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DGOTO 2>&1 | FileCheck %s --check-prefix=GOTO
-// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DRECURSION 2>&1 | FileCheck %s --check-prefix=RECURSION
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DNOBODY_CALL 2>&1 | FileCheck %s --check-prefix=NOBODY_CALL
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DLOCAL_POINTER 2>&1 | FileCheck %s --check-prefix=LOCAL_POINTER
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DPOINTER_UNINIT 2>&1 | FileCheck %s --check-prefix=POINTER_UNINIT
@@ -45,12 +44,6 @@ again:
   if (++i < 3) goto again;
   return x;
 }
-#endif
-
-#ifdef RECURSION
-static double power(double x, int n) { return n == 0 ? 1.0 : x * power(x, n - 1); }
-// RECURSION: unsupported.cpp:[[@LINE-1]]:15: error: cannot differentiate 'k': in 'power' (called from 'k'): 'power' calls itself (directly or through other functions); recursion is not supported
-CGP_GRAD(x) double k(double x) { return power(x, 3); }
 #endif
 
 #ifdef NOBODY_CALL
