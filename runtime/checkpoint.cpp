@@ -13,6 +13,7 @@
 #include "cgp/schedule.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -87,13 +88,33 @@ std::int64_t memoryBudget(std::int64_t compiled) {
   if (parsedText != env) {
     parsedText = env;
     parsedValid = parseByteSize(env, parsedBytes);
-    if (!parsedValid && debugEnabled())
-      std::fprintf(stderr, "cgp-debug: CGP_MEMORY_BUDGET='%s' is not a size; ignored\n", env);
+    // Said once per process, whatever CGP_DEBUG says: a budget the user
+    // set and the program ignores must not go unnoticed.
+    static std::atomic<bool> toldMalformed{false};
+    if (!parsedValid && !toldMalformed.exchange(true))
+      std::fprintf(stderr,
+                   "cgp: CGP_MEMORY_BUDGET='%s' is not a size (64MiB, 512KiB, 1GiB or a number of "
+                   "bytes); ignored\n",
+                   env);
   }
   return parsedValid ? parsedBytes : compiled;
 }
 
 void endCall(std::int64_t compiledBudget) {
+  if (compiledBudget < 0) {
+    // Built without --memory-budget: CGP_MEMORY_BUDGET only reaches the
+    // loops the default plan checkpoints. A call that held more than it
+    // says so, once per process.
+    static std::atomic<bool> toldUnplanned{false};
+    std::int64_t budget = memoryBudget(compiledBudget);
+    std::size_t peak = callPeakBytes();
+    if (budget >= 0 && peak > static_cast<std::size_t>(budget) && !toldUnplanned.exchange(true))
+      std::fprintf(stderr,
+                   "cgp: a gradient held %zu bytes of tape and snapshots, over "
+                   "CGP_MEMORY_BUDGET (%lld bytes): it was built without --memory-budget, so "
+                   "its loops were not planned to fit one; build it with --memory-budget=SIZE\n",
+                   peak, static_cast<long long>(budget));
+  }
   if (!debugEnabled())
     return;
   std::int64_t budget = memoryBudget(compiledBudget);

@@ -31,8 +31,8 @@ namespace rt {
 bool parseByteSize(const char *text, std::int64_t &bytes);
 
 /// The budget in force: CGP_MEMORY_BUDGET if set, else `compiled` (-1 for
-/// none). A malformed CGP_MEMORY_BUDGET is ignored (and said under
-/// CGP_DEBUG=1).
+/// none). A malformed CGP_MEMORY_BUDGET is ignored, and said on stderr once
+/// per process.
 std::int64_t memoryBudget(std::int64_t compiled);
 
 /// True when CGP_DEBUG is set to a non-empty value other than 0.
@@ -40,7 +40,9 @@ bool debugEnabled();
 
 /// At the end of a gradient: under CGP_DEBUG=1, says if the call held more
 /// than the budget (a loop that could not be checkpointed, or a budget
-/// below the minimum).
+/// below the minimum). For a gradient built without --memory-budget
+/// (`compiledBudget` -1) that held more than CGP_MEMORY_BUDGET, says so once
+/// per process, whatever CGP_DEBUG says.
 void endCall(std::int64_t compiledBudget);
 
 /// Thread-local storage for snapshots, used last-in first-out.

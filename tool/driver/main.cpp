@@ -14,6 +14,7 @@
 #include "cgp/checkpoint.h"
 
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,76 +26,140 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("cgp-ad options");
 
+// Each description fits in a line of `--help`; the epilogue says the rest.
 static cl::opt<std::string> outputDir("o", cl::desc("Output folder (created if missing)"),
                                       cl::value_desc("DIR"), cl::init("."), cl::cat(category));
 
 static cl::opt<std::string>
-    strategy("strategy",
-             cl::desc("What the reverse sweep stores: 'store-all' tapes every value the "
-                      "reverse sweep needs; 'cgp' (the default) lets the planner recompute "
-                      "cheap values instead (see --explain)"),
+    strategy("strategy", cl::desc("'cgp': the planner decides; 'store-all': tape every value"),
              cl::value_desc("cgp|store-all"), cl::init("cgp"), cl::cat(category));
 
 static cl::opt<bool> explain("explain",
-                             cl::desc("Print the plan: per kernel and loop, the values the "
-                                      "reverse sweep needs, stored or recomputed, with the "
-                                      "scores, the tape bytes and the recompute cost"),
+                             cl::desc("Print the plan: what is stored or recomputed, and why"),
                              cl::cat(category));
 
 static cl::opt<std::string> planJson("plan-json", cl::desc("Write the plan as JSON to FILE"),
                                      cl::value_desc("FILE"), cl::cat(category));
 
 static cl::opt<std::string> report("report",
-                                   cl::desc("Write a self-contained HTML report of the kernels "
-                                            "and the plan to FILE"),
+                                   cl::desc("Write a self-contained HTML report of the plan"),
                                    cl::value_desc("FILE.html"), cl::cat(category));
 
 static cl::opt<std::string>
-    memoryBudget("memory-budget",
-                 cl::desc("Most bytes of tape and loop snapshots one call of a gradient may "
-                          "hold (64MiB, 512KiB, 1GiB, plain bytes); CGP_MEMORY_BUDGET overrides "
-                          "it at run time"),
+    memoryBudget("memory-budget", cl::desc("Most bytes of tape and snapshots a gradient may hold"),
                  cl::value_desc("SIZE"), cl::cat(category));
 
-static cl::opt<std::string>
-    weights("cgp-weights",
-            cl::desc("The planner's score weights alpha (gradient relevance), beta (recompute "
-                     "time), gamma (memory)"),
-            cl::value_desc("A,B,G"), cl::init("0.6,0.3,0.1"), cl::cat(category));
+static cl::opt<std::string> weights("cgp-weights",
+                                    cl::desc("The planner's score weights (default 0.6,0.3,0.1)"),
+                                    cl::value_desc("A,B,G"), cl::init("0.6,0.3,0.1"),
+                                    cl::cat(category));
 
 static cl::opt<std::string>
-    profile("profile",
-            cl::desc("Plan with the trip counts and branch frequencies of a profile written by "
-                     "code built with --instrument (CGP_PROFILE=FILE.json)"),
+    profile("profile", cl::desc("Plan with a profile written by code built with --instrument"),
             cl::value_desc("FILE.json"), cl::cat(category));
 
 static cl::opt<bool> instrument("instrument",
-                                cl::desc("Generated code records a profile (trip counts, branch "
-                                         "frequencies, time and tape bytes per loop) when run "
-                                         "with CGP_PROFILE=FILE.json"),
+                                cl::desc("Generated code records a profile (see CGP_PROFILE)"),
                                 cl::cat(category));
 
-static cl::extrahelp moreHelp(R"(
-Writes, for each input DIR/NAME.EXT, NAME.cgp.EXT (the input's code followed by
-the gradients of the functions it marks with CGP_GRAD) and NAME.cgp.h (their
-declarations) into the output folder.
+/// What `--help` prints after the options.
+static const char *const kHelpEpilogue = R"(
+Writes, for each input DIR/NAME.EXT (.cpp, .cc, .cxx, .cu), NAME.cgp.EXT (the
+input's code followed by the gradients of the functions it marks with
+CGP_GRAD or CGP_JVP) and NAME.cgp.h (their declarations) into the output
+folder. Compiler flags follow `--`, or come from -p BUILD_DIR's
+compile_commands.json; with neither, from a compile_commands.json beside the
+input or above it, else the input is parsed without flags.
+
+  --memory-budget=SIZE   64MiB, 512KiB, 1GiB or plain bytes
+  --cgp-weights=A,B,G    alpha (gradient relevance), beta (recompute time),
+                         gamma (memory) of the score alpha*G + beta*T - gamma*M
 
 Exit status: 0 success, 1 errors in the input, 2 bad command line.
+
+Environment of the generated code at run time:
+  CGP_MEMORY_BUDGET=SIZE  the budget of gradients built with --memory-budget
+  CGP_STATS=1             at exit, one line of tape and call figures on stderr
+  CGP_DEBUG=1             what the checkpointed loops decide, on stderr
+  CGP_PROFILE=FILE.json   where code built with --instrument writes its profile
+
 Example:
   cgp-ad kernel.cpp -o gen -- -std=c++17
-)");
+)";
+
+/// argv with an empty `--` added when it names neither compiler flags
+/// (`--`) nor a build folder (`-p`) and no compile_commands.json lies
+/// beside the first input or above it: LibTooling would otherwise print
+/// three lines about a missing compilation database before running without
+/// flags, which is what the empty `--` asks for.
+static std::vector<const char *> withFlagsGiven(int argc, const char **argv) {
+  std::vector<const char *> args(argv, argv + argc);
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    if (a == "--" || a == "-p" || a.starts_with("-p=") || a == "--p" || a.starts_with("--p="))
+      return args;
+  }
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    if (a.starts_with("-") || !llvm::sys::fs::is_regular_file(a))
+      continue;
+    std::string why;
+    if (clang::tooling::CompilationDatabase::autoDetectFromSource(a, why))
+      return args; // LibTooling finds it again, silently
+    break;
+  }
+  args.push_back("--");
+  return args;
+}
 
 static void printVersion(llvm::raw_ostream &os) {
   os << "cgp-ad " << cgp::toolVersion() << " (LLVM " << LLVM_VERSION_STRING << ")\n";
 }
 
+/// True when the command line asks for the help text.
+static bool wantsHelp(int argc, const char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a = argv[i];
+    if (a == "--")
+      return false;
+    if (a == "--help" || a == "-help" || a == "-h")
+      return true;
+  }
+  return false;
+}
+
+/// `--help`: LibTooling's text, with a usage line that shows `--` and a
+/// description of -p in this tool's words.
+static int printHelp(const char *program, const char *overview) {
+  const char *registration[] = {program, "input.cpp", "--"};
+  int count = 3;
+  auto parser = clang::tooling::CommonOptionsParser::create(count, registration, category,
+                                                            cl::OneOrMore, overview);
+  if (!parser)
+    return 2;
+  for (cl::Option *positional : cl::SubCommand::getTopLevel().PositionalOpts)
+    positional->setDescription("FILE... [-- <compiler flags>]");
+  if (cl::Option *buildPath = cl::getRegisteredOptions().lookup("p")) {
+    buildPath->setDescription("Read compiler flags from BUILD_DIR/compile_commands.json");
+    buildPath->setValueStr("BUILD_DIR");
+  }
+  cl::PrintHelpMessage(/*Hidden=*/false, /*Categorized=*/true);
+  llvm::outs() << kHelpEpilogue;
+  return 0;
+}
+
 int main(int argc, const char **argv) {
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(category);
+  const char *overview = "cgp-ad: gradients of C++ and CUDA kernels\n";
+  if (wantsHelp(argc, argv))
+    return printHelp(argv[0], overview);
   // Before the parser cuts the flags after `--` off argv.
   std::vector<std::string> commandLine(argv + 1, argv + argc);
-  auto parser = clang::tooling::CommonOptionsParser::create(argc, argv, category, cl::OneOrMore,
-                                                            "cgp-ad: gradients of C++ kernels\n");
+  std::vector<const char *> args = withFlagsGiven(argc, argv);
+  int argCount = static_cast<int>(args.size());
+  auto parser = clang::tooling::CommonOptionsParser::create(
+      argCount, args.data(), category, cl::OneOrMore, overview);
   if (!parser) {
     llvm::errs() << llvm::toString(parser.takeError());
     return 2;
