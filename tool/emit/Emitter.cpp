@@ -344,7 +344,7 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
     };
     bool builtinTypes = declared(g->returnType.spelling);
     for (const Var *p : g->params)
-      builtinTypes &= declared(p->elem.spelling);
+      builtinTypes &= declared(p->elem.spelling) && p->elem.kind != ScalarType::Foreign;
     if (builtinTypes)
       prologue += declareEntryPoint(*g, *kernel, sourcePrimaries);
   }

@@ -433,6 +433,10 @@ std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
       continue;
     }
     Var *param = f->params[args.size()];
+    if (param->elem.kind == ScalarType::Foreign) {
+      args.push_back(lowerForeignObject(arg, param)); // passed on whole
+      continue;
+    }
     if (!param->isMemory()) {
       args.push_back(convert(lowerExpr(arg), param->elem));
       continue;
@@ -511,6 +515,8 @@ void Lowering::checkConstReferenceArgs(clang::SourceLocation loc, const Function
 }
 
 StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
+  if (foreignRoot(s->getRangeInit()))
+    return lowerForeignRangeFor(s);
   const clang::VarDecl *loopVar = s->getLoopVariable();
   std::string name = loopVar->getNameAsString();
   Var *array = memoryVar(s->getRangeInit());

@@ -106,6 +106,13 @@ Lowering::NestingLevel::NestingLevel(Lowering &l, const clang::Stmt *s) : loweri
 ExprRef Lowering::lowerExpr(const clang::Expr *e) {
   NestingLevel level(*this, e);
   e = e->IgnoreParens();
+  if (foreignRoot(e)) {
+    // A conversion of a number read from a constant of a foreign type.
+    if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+        ice && ice->getCastKind() != clang::CK_LValueToRValue && ice->getCastKind() != clang::CK_NoOp)
+      return convert(lowerForeign(ice->getSubExpr()), scalarType(e->getType(), e->getBeginLoc()));
+    return lowerForeign(e);
+  }
   switch (e->getStmtClass()) {
   case clang::Stmt::IntegerLiteralClass:
     return intLit(llvm::cast<clang::IntegerLiteral>(e)->getValue().getSExtValue(),

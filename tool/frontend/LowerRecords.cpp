@@ -184,7 +184,7 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
       value && filledByCall(value))
     return lowerFilledDecl(vd, value); // Vec3 d = a - b;  Vec3 v(1, 2, 3);
   RecordLocal record;
-  std::string problem = flattenRecord(vd->getType(), ctx_, record.leaves);
+  std::string problem = flattenRecord(vd->getType().getNonReferenceType(), ctx_, record.leaves);
   if (!problem.empty())
     unsupported(vd->getLocation(), "local '" + name + "': " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
@@ -217,6 +217,12 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
 
 void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool declared,
                           std::vector<StmtRef> &out) {
+  if (init && foreignRoot(init)) { // a copy of a struct held by a foreign constant
+    std::vector<ExprRef> operands;
+    std::string pattern = foreignPattern(init, operands);
+    copyForeignRecord(to, pattern, operands, out);
+    return;
+  }
   if (init) {
     init = init->IgnoreImplicit();
     if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))

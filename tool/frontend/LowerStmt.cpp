@@ -211,6 +211,28 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (const auto *closure = vd->getType().getNonReferenceType()->getAsCXXRecordDecl();
       closure && closure->isLambda())
     return lowerLambdaDecl(vd);
+  // A const reference into a foreign constant (`const Point& p = ps[k];`)
+  // reads a value that cannot change: a copy of it.
+  if (vd->getType()->isReferenceType() && vd->getInit() && foreignRoot(vd->getInit()) &&
+      vd->getType().getNonReferenceType().isConstQualified()) {
+    if (vd->getType().getNonReferenceType()->isRecordType())
+      return lowerRecordDecl(vd);
+    Var v;
+    std::string problem = describeVarType(vd->getType().getNonReferenceType(), ctx_, v);
+    if (problem.empty() && v.isScalar()) {
+      v.name = vd->getNameAsString();
+      v.origin = Var::Local;
+      v.isConst = false;
+      v.pos = position(vd->getLocation());
+      Var *var = module_.newVar(v);
+      vars_[vd] = var;
+      return withSideEffects([&] {
+        StmtRef d = decl(var, convert(lowerExpr(vd->getInit()), var->elem));
+        d->pos = var->pos;
+        return d;
+      });
+    }
+  }
   if (vd->getType()->isReferenceType() && vd->getType().getNonReferenceType()->isRecordType() &&
       !containerTypeOf(vd->getType(), ctx_))
     return lowerRecordReference(vd);

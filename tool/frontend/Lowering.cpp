@@ -116,6 +116,7 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
   auto before = lowered_;
   auto customBefore = custom_;
   kernelDecl_ = request.definition->getCanonicalDecl();
+  kernelWrt_ = std::set<const clang::ParmVarDecl *>(request.wrt.begin(), request.wrt.end());
   try {
     kernel = lowerFunction(request.definition);
   } catch (const Unsupported &u) {
@@ -147,7 +148,17 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
           listed.push_back(leaf);
       continue;
     }
-    listed.push_back(vars_.at(p));
+    Var *v = vars_.at(p);
+    if (v->elem.kind == ScalarType::Foreign) { // kept whole when another mark lowered it
+      diag_.error(p->getLocation(), "cannot differentiate '" +
+                                        request.definition->getNameAsString() + "': parameter '" +
+                                        p->getNameAsString() + "' has a type cgp-ad does not " +
+                                        "take apart, so it can only be a constant; mark the " +
+                                        "function once, or leave '" + p->getNameAsString() +
+                                        "' out of the list");
+      return nullptr;
+    }
+    listed.push_back(v);
   }
   return kernel;
 }
@@ -209,40 +220,57 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
       closures.push_back(p);
       continue;
     }
-    std::string containerProblem;
-    if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
-      lowerContainerParam(p, *c, f);
-      if (describeSplits)
-        describeContainerParam(p, *c, static_cast<int>(i), f);
-      continue;
+    auto lowerParam = [&] {
+      std::string containerProblem;
+      if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
+        lowerContainerParam(p, *c, f);
+        if (describeSplits)
+          describeContainerParam(p, *c, static_cast<int>(i), f);
+        return;
+      }
+      if (!containerProblem.empty())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + containerProblem);
+      clang::QualType pt = p->getType();
+      if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
+          (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
+        lowerStructArrayParam(p, f); // const Particle* ps
+        if (describeSplits)
+          describeSplitParam(p, static_cast<int>(i), f);
+        return;
+      }
+      if (p->getType().getNonReferenceType()->isRecordType()) {
+        lowerRecordParam(p, f);
+        if (describeSplits)
+          describeSplitParam(p, static_cast<int>(i), f);
+        return;
+      }
+      Var v;
+      std::string problem = describeVarType(p->getType(), ctx_, v);
+      if (!problem.empty())
+        unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + problem);
+      v.name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
+      v.origin = Var::Param;
+      v.paramIndex = static_cast<int>(f->params.size());
+      v.pos = position(p->getLocation());
+      Var *var = module_.newVar(v);
+      vars_[p] = var;
+      f->params.push_back(var);
+    };
+    // A constant of a type cgp-ad cannot take apart stays whole (foreign):
+    // what was made of it before the refusal is dropped.
+    size_t paramsBefore = f->params.size();
+    try {
+      lowerParam();
+    } catch (const Unsupported &) {
+      bool wrt = fd->getCanonicalDecl() == kernelDecl_ && kernelWrt_.count(p);
+      if (wrt || !mayBeForeign(p))
+        throw;
+      f->params.resize(paramsBefore);
+      vars_.erase(p);
+      records_.erase(p);
+      structArrays_.erase(p);
+      lowerForeignParam(p, i, f);
     }
-    if (!containerProblem.empty())
-      unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + containerProblem);
-    clang::QualType pt = p->getType();
-    if ((pt->isPointerType() && pt->getPointeeType()->isRecordType()) ||
-        (pt->isArrayType() && ctx_.getAsArrayType(pt)->getElementType()->isRecordType())) {
-      lowerStructArrayParam(p, f); // const Particle* ps
-      if (describeSplits)
-        describeSplitParam(p, static_cast<int>(i), f);
-      continue;
-    }
-    if (p->getType().getNonReferenceType()->isRecordType()) {
-      lowerRecordParam(p, f);
-      if (describeSplits)
-        describeSplitParam(p, static_cast<int>(i), f);
-      continue;
-    }
-    Var v;
-    std::string problem = describeVarType(p->getType(), ctx_, v);
-    if (!problem.empty())
-      unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + problem);
-    v.name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
-    v.origin = Var::Param;
-    v.paramIndex = static_cast<int>(f->params.size());
-    v.pos = position(p->getLocation());
-    Var *var = module_.newVar(v);
-    vars_[p] = var;
-    f->params.push_back(var);
   }
   if (!closures.empty()) // what the lambdas capture
     lowerClosureParams(fd, closures, f);

@@ -371,6 +371,28 @@ private:
   /// for (k = first; k < count; ++k) v[k] = valueAt(k); (first: 0 when null)
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
                       SourcePos pos, ExprRef first = nullptr);
+  // Constants of types cgp-ad does not model (LowerForeign.cpp).
+  /// Whether `p`, whose type cgp-ad cannot take apart, may stay whole: a
+  /// const object (by value, `const T&`, `const T*`).
+  bool mayBeForeign(const clang::ParmVarDecl *p) const;
+  /// `p` as a foreign parameter of `f`, declared with the type written.
+  void lowerForeignParam(const clang::ParmVarDecl *p, unsigned position, Function *f);
+  /// The foreign variable `e` reads through members, elements, const
+  /// methods and operators; null when `e` reads none.
+  const Var *foreignRoot(const clang::Expr *e);
+  /// `e` as text with `$k` holes for the values of `operands` appended.
+  std::string foreignPattern(const clang::Expr *e, std::vector<ExprRef> &operands);
+  /// A number read from a foreign variable (`charges[k].x`).
+  ExprRef lowerForeign(const clang::Expr *e);
+  /// A foreign value passed whole to the foreign parameter `param`.
+  ExprRef lowerForeignObject(const clang::Expr *e, const Var *param);
+  /// Sets the leaves of `to` from the struct `pattern` reads (a copy).
+  void copyForeignRecord(const RecordView &to, const std::string &pattern,
+                         const std::vector<ExprRef> &operands, std::vector<StmtRef> &out);
+  /// `for (auto p : range)` over a foreign container: counted with size(),
+  /// its elements read with [].
+  StmtRef lowerForeignRangeFor(const clang::CXXForRangeStmt *s);
+
   // The standard algorithms (LowerAlgorithms.cpp).
   /// `std::fill(...);`, `fill_n`, `copy`, `copy_n`, `iota` over a range: the
   /// loop they stand for; null for other statements.
@@ -569,6 +591,7 @@ private:
   std::map<const clang::FunctionDecl *, Function *> custom_;
   std::set<const clang::FunctionDecl *> failed_; // kernels whose lowering failed
   const clang::FunctionDecl *kernelDecl_ = nullptr; // the kernel being lowered
+  std::set<const clang::ParmVarDecl *> kernelWrt_;  // its parameters named in the mark
   std::map<const clang::FunctionDecl *, std::shared_ptr<const TemplateKernel>> templateKernels_;
 };
 

@@ -118,6 +118,13 @@ ExprRef runtimeConstant(std::string name, ScalarType type) {
   return e;
 }
 
+ExprRef foreign(std::string pattern, ScalarType type, std::vector<ExprRef> operands) {
+  auto e = std::make_shared<ExprNode>(ExprKind::Foreign, std::move(type));
+  e->spelling = std::move(pattern);
+  e->operands = std::move(operands);
+  return e;
+}
+
 ExprRef address(Var *base, ExprRef offset) {
   auto e = std::make_shared<ExprNode>(ExprKind::Address, base->elem);
   e->var = base;
@@ -459,6 +466,10 @@ bool sameExpr(const ExprRef &a, const ExprRef &b) {
     break;
   case ExprKind::Opaque:
     if (a->calleeName != b->calleeName)
+      return false;
+    break;
+  case ExprKind::Foreign:
+    if (a->spelling != b->spelling)
       return false;
     break;
   case ExprKind::TapePop:

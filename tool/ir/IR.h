@@ -33,7 +33,9 @@ struct SourcePos {
 
 /// The type of a scalar value.
 struct ScalarType {
-  enum Kind : uint8_t { Void, Bool, Integer, Float, Double };
+  /// Foreign: a value of a C++ type cgp-ad does not model (a constant
+  /// parameter of any type), spelled as the user wrote it; never active.
+  enum Kind : uint8_t { Void, Bool, Integer, Float, Double, Foreign };
   Kind kind = Void;
   std::string spelling = "void"; // C++ spelling ("int", "unsigned long", ...)
 
@@ -143,6 +145,8 @@ enum class ExprKind : uint8_t {
   Address,   // base + offset: a pointer passed to a call
   TapePop,   // the value on top of the tape (generated code only)
   Member,    // var.name: a field of a runtime object (generated code only)
+  Foreign,   // a read of a constant of a type cgp-ad does not model, printed
+             // as written: `$0[$1].x` with $k its operands (`spelling`)
 };
 
 enum class UnaryOp : uint8_t { Neg, Plus, Not, BitNot };
@@ -237,6 +241,9 @@ ExprRef tapePop(ScalarType type);
 ExprRef method(Var *object, std::string name, ScalarType type, std::vector<ExprRef> args = {});
 /// `object.field`.
 ExprRef member(Var *object, std::string name, ScalarType type);
+/// A read of a foreign constant, printed as `pattern` with `$k` replaced by
+/// the k-th operand (`$0.size()`, `$0[$1].x`).
+ExprRef foreign(std::string pattern, ScalarType type, std::vector<ExprRef> operands);
 
 /// True for comparisons and logical operators (their value is a bool).
 bool isPredicate(BinaryOp op);

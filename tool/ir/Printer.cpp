@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Printer.h"
 
+#include <cctype>
+
 #include "ir/MathTable.h"
 
 #include <cmath>
@@ -209,6 +211,19 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
   }
   case ExprKind::Member:
     s = namer_.name(e->var) + "." + e->calleeName;
+    break;
+  case ExprKind::Foreign:
+    for (size_t i = 0; i < e->spelling.size(); ++i) {
+      if (e->spelling[i] != '$') {
+        s += e->spelling[i];
+        continue;
+      }
+      size_t k = 0, end = i + 1;
+      while (end < e->spelling.size() && std::isdigit(static_cast<unsigned char>(e->spelling[end])))
+        k = k * 10 + static_cast<size_t>(e->spelling[end++] - '0');
+      s += expr(e->operands.at(k), PrecLowest);
+      i = end - 1;
+    }
     break;
   case ExprKind::Call:
   case ExprKind::Opaque: {

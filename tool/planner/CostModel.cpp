@@ -67,6 +67,9 @@ double exprCost(const ExprRef &e) {
     case ExprKind::Opaque:
       cost += 20;
       break;
+    case ExprKind::Foreign: // a read through the user's own members and methods
+      cost += 2;
+      break;
     case ExprKind::Call:
       cost += 5 + calleeCost(*x->callee); // the call and its body
       break;

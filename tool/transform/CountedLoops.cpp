@@ -42,7 +42,8 @@ void mark(const StmtRef &loop) {
   loop->counted = CountedLoop{index, by};
 }
 
-/// Integer arithmetic on constants and scalars, nothing else.
+/// Integer arithmetic on constants and scalars (and integers read from
+/// foreign constants), nothing else.
 bool plainInteger(const ExprRef &e) {
   bool plain = true;
   forEachExpr(e, [&](const ExprRef &x) {
@@ -51,6 +52,7 @@ bool plainInteger(const ExprRef &e) {
     case ExprKind::Unary:
     case ExprKind::Binary:
     case ExprKind::Cast:
+    case ExprKind::Foreign: // a constant read as written (`v.size()`)
       break;
     case ExprKind::VarRef:
       plain &= x->var->origin != Var::Global || x->var->isConst;
@@ -58,7 +60,8 @@ bool plainInteger(const ExprRef &e) {
     default:
       plain = false;
     }
-    plain &= x->type.kind == ScalarType::Integer;
+    // (the foreign constant itself is an operand of its reads)
+    plain &= x->type.kind == ScalarType::Integer || x->type.kind == ScalarType::Foreign;
   });
   return plain;
 }

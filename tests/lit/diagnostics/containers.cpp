@@ -9,6 +9,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DMETHOD 2>&1 | FileCheck %s --check-prefix=METHOD
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DVECTOR_INIT 2>&1 | FileCheck %s --check-prefix=VECTOR_INIT
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DBY_VALUE_CHANGED 2>&1 | FileCheck %s --check-prefix=BY_VALUE_CHANGED
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DFOREIGN_ITERATOR 2>&1 | FileCheck %s --check-prefix=FOREIGN_ITERATOR
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <array>
@@ -34,16 +35,17 @@ void k(const std::vector<double>& x, std::vector<double>& y) {
 #ifdef VECTOR_OF_STRUCTS
 struct P { double x, y; };
 CGP_GRAD(a)
-double k(const std::vector<P>& ps, double a) {
-  // VECTOR_OF_STRUCTS: containers.cpp:[[@LINE-1]]:32: error: cannot differentiate 'k': parameter 'ps': std::vector of 'P' is not supported; containers may hold numbers (float, double, integers) or, for std::array, arrays of them
-  return a * ps[0].x;
+void k(std::vector<P>& ps, double a) {
+  // VECTOR_OF_STRUCTS: containers.cpp:[[@LINE-1]]:24: error: cannot differentiate 'k': parameter 'ps': std::vector of 'P' is not supported; containers may hold numbers (float, double, integers) or, for std::array, arrays of them
+  ps[0].x = a;
 }
 #endif
 
 #ifdef MAP
 CGP_GRAD(a)
-double k(const std::map<int, double>& m, double a) {
-  // MAP: containers.cpp:[[@LINE-1]]:39: error: cannot differentiate 'k': parameter 'm': 'std::map<int, double>' is not supported; of the standard library's types, cgp-ad differentiates std::vector and std::array of numbers
+double k(std::map<int, double>& m, double a) {
+  // MAP: containers.cpp:[[@LINE-1]]:33: error: cannot differentiate 'k': parameter 'm': 'std::map<int, double>' is not supported; of the standard library's types, cgp-ad differentiates std::vector and std::array of numbers
+  m[0] = a;
   return a * m.at(0);
 }
 #endif
@@ -76,4 +78,12 @@ double k(std::vector<double> v, double a) {
   // BY_VALUE_CHANGED: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': passes 'v', a parameter taken by value, to 'scale', which may change it; cgp-ad keeps parameters taken by value read-only: take it by reference, or copy it into a local variable first
   return v[0];
 }
+#endif
+
+#ifdef FOREIGN_ITERATOR
+#include <iterator>
+struct Q { double x, y; };
+CGP_GRAD(a)
+double k(double a, const std::vector<Q>& qs) { return a * std::distance(qs.begin(), qs.end()); }
+// FOREIGN_ITERATOR: containers.cpp:[[@LINE-1]]:73: error: cannot differentiate 'k': 'qs' has a type cgp-ad does not take apart: a value of type 'const_iterator' read from it can only be passed whole to a function whose body cgp-ad sees; read numbers from it
 #endif

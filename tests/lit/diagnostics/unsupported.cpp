@@ -230,8 +230,8 @@ CGP_GRAD(x) double k(double x) {
 
 #ifdef CLASS_PARAM
 struct Pair { double a; const double *rest; };
-CGP_GRAD(x) double k(double x, Pair p) { return x * p.a; }
-// CLASS_PARAM: unsupported.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': parameter 'p': member 'rest' of type 'const double *' is not supported
+CGP_GRAD(x) double k(double x, Pair& p) { p.a = x; return x * p.a; }
+// CLASS_PARAM: unsupported.cpp:[[@LINE-1]]:38: error: cannot differentiate 'k': parameter 'p': member 'rest' of type 'const double *' is not supported
 #endif
 
 #ifdef NEW_EXPR
