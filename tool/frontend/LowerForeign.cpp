@@ -242,20 +242,7 @@ StmtRef Lowering::lowerForeignRangeFor(const clang::CXXForRangeStmt *s) {
                                         "could change a constant cgp-ad reads as written; make it "
                                         "a copy or a const reference");
   if (t->isRecordType()) {
-    RecordLocal record;
-    std::string problem = flattenRecord(t, ctx_, record.leaves);
-    if (!problem.empty())
-      unsupported(loopVar->getLocation(), "the loop variable '" + name + "': " + problem);
-    for (const RecordLeaf &leaf : record.leaves) {
-      Var v;
-      v.name = name + "_" + leaf.path;
-      v.elem = leaf.elem;
-      v.dims = leaf.dims;
-      v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
-      v.origin = Var::Local;
-      v.pos = pos;
-      record.places.push_back({module_.newVar(v), nullptr});
-    }
+    RecordLocal record = newRecordLocal(loopVar, "the loop variable '" + name + "'");
     records_[loopVar] = record;
     RecordView view = viewOf(record);
     for (const LeafPlace &p : view.places)

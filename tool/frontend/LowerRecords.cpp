@@ -178,18 +178,14 @@ Lowering::RecordView Lowering::memberLeaf(const clang::Expr *e) {
   return view;
 }
 
-StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
-  std::string name = vd->getNameAsString();
-  if (const clang::Expr *value = vd->getInit() ? structRValue(vd->getInit()) : nullptr;
-      value && filledByCall(value))
-    return lowerFilledDecl(vd, value); // Vec3 d = a - b;  Vec3 v(1, 2, 3);
+Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const std::string &what) {
   RecordLocal record;
   std::string problem = flattenRecord(vd->getType().getNonReferenceType(), ctx_, record.leaves);
   if (!problem.empty())
-    unsupported(vd->getLocation(), "local '" + name + "': " + problem);
+    unsupported(vd->getLocation(), what + ": " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
-    v.name = name + "_" + leaf.path;
+    v.name = vd->getNameAsString() + "_" + leaf.path;
     v.elem = leaf.elem;
     v.dims = leaf.dims;
     v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
@@ -197,6 +193,15 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
     v.pos = position(vd->getLocation());
     record.places.push_back({module_.newVar(v), nullptr});
   }
+  return record;
+}
+
+StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
+  std::string name = vd->getNameAsString();
+  if (const clang::Expr *value = vd->getInit() ? structRValue(vd->getInit()) : nullptr;
+      value && filledByCall(value))
+    return lowerFilledDecl(vd, value); // Vec3 d = a - b;  Vec3 v(1, 2, 3);
+  RecordLocal record = newRecordLocal(vd, "local '" + name + "'");
   records_[vd] = record;
   RecordView view = viewOf(record);
 

@@ -205,6 +205,9 @@ private:
   /// The leaf member `e` (s.a.b) names: a view of one leaf.
   RecordView memberLeaf(const clang::Expr *e);
   StmtRef lowerRecordDecl(const clang::VarDecl *vd);
+  /// The leaves of the struct local `vd` (a reference's referent too), as
+  /// new locals named after it; `what` names it in a refusal.
+  RecordLocal newRecordLocal(const clang::VarDecl *vd, const std::string &what);
   /// Sets `to` from a braced list, an implicit constructor or another struct
   /// (`declared`: at its declaration, where default member values apply).
   void initRecord(const RecordView &to, const clang::Expr *init, bool declared,
