@@ -207,9 +207,18 @@ StmtRef Lowering::lowerPointerMove(const clang::Expr *e) {
 }
 
 ExprRef Lowering::lowerPointerCompare(const clang::BinaryOperator *e) {
-  for (const clang::Expr *side : {e->getLHS(), e->getRHS()})
-    if (side->isNullPointerConstant(ctx_, clang::Expr::NPC_ValueDependentIsNotNull))
-      unsupported(e, "comparing a pointer with a null pointer is not supported");
+  // `p != nullptr` (an assert's favourite): whether the buffer is there,
+  // read as written; a pointer into a buffer is null only with it.
+  for (int k = 0; k < 2; ++k) {
+    const clang::Expr *side = k ? e->getRHS() : e->getLHS();
+    if (!side->isNullPointerConstant(ctx_, clang::Expr::NPC_ValueDependentIsNotNull))
+      continue;
+    if (e->getOpcode() != clang::BO_EQ && e->getOpcode() != clang::BO_NE)
+      unsupported(e, "this comparison of a pointer with a null pointer is not supported");
+    ExprRef other = lowerAddress(k ? e->getLHS() : e->getRHS());
+    return foreign(std::string("$0 ") + (e->getOpcode() == clang::BO_EQ ? "==" : "!=") + " nullptr",
+                   ScalarType::boolType(), {varRef(other->var)});
+  }
   ExprRef a = lowerAddress(e->getLHS());
   ExprRef b = lowerAddress(e->getRHS());
   if (a->var != b->var)
