@@ -523,6 +523,20 @@ void Lowering::checkConstReferenceArgs(clang::SourceLocation loc, const Function
   }
 }
 
+Var *Lowering::scalarLoopVariable(const clang::VarDecl *loopVar, clang::QualType t) {
+  Var v;
+  std::string problem = describeVarType(t, ctx_, v);
+  if (!problem.empty() || !v.isScalar())
+    unsupported(loopVar->getLocation(), "the loop variable '" + loopVar->getNameAsString() +
+                                            "': " + (problem.empty() ? "must be a scalar" : problem));
+  v.name = loopVar->getNameAsString();
+  v.origin = Var::Local;
+  v.pos = position(loopVar->getLocation());
+  Var *var = module_.newVar(v);
+  vars_[loopVar] = var;
+  return var;
+}
+
 StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
   if (foreignRoot(s->getRangeInit()))
     return lowerForeignRangeFor(s);
@@ -551,16 +565,7 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
                                                                         "not supported");
     aliases_[loopVar] = Alias{array, {varRef(at)}, nullptr, name};
   } else {
-    Var v;
-    std::string problem = describeVarType(t, ctx_, v);
-    if (!problem.empty() || !v.isScalar())
-      unsupported(loopVar->getLocation(), "the loop variable '" + name + "': " +
-                                              (problem.empty() ? "must be a scalar" : problem));
-    v.name = name;
-    v.origin = Var::Local;
-    v.pos = position(loopVar->getLocation());
-    Var *var = module_.newVar(v);
-    vars_[loopVar] = var;
+    Var *var = scalarLoopVariable(loopVar, t);
     StmtRef d = decl(var, convert(element, var->elem));
     d->pos = var->pos;
     body.push_back(d);

@@ -249,17 +249,7 @@ StmtRef Lowering::lowerForeignRangeFor(const clang::CXXForRangeStmt *s) {
       body.push_back(decl(p.var));
     copyForeignRecord(view, element, elementOperands, body);
   } else {
-    Var v;
-    std::string problem = describeVarType(t, ctx_, v);
-    if (!problem.empty() || !v.isScalar())
-      unsupported(loopVar->getLocation(), "the loop variable '" + name + "': " +
-                                              (problem.empty() ? "must be a scalar" : problem));
-    v.name = name;
-    v.origin = Var::Local;
-    v.isConst = false;
-    v.pos = pos;
-    Var *var = module_.newVar(v);
-    vars_[loopVar] = var;
+    Var *var = scalarLoopVariable(loopVar, t);
     StmtRef d = decl(var, foreign(element, var->elem, elementOperands));
     d->pos = pos;
     body.push_back(d);

@@ -395,6 +395,9 @@ private:
   /// `for (auto p : range)` over a foreign container: counted with size(),
   /// its elements read with [].
   StmtRef lowerForeignRangeFor(const clang::CXXForRangeStmt *s);
+  /// The scalar variable of a range-based `for` (a copy of each element),
+  /// of type `t` (LowerAliases.cpp).
+  Var *scalarLoopVariable(const clang::VarDecl *loopVar, clang::QualType t);
 
   // The standard algorithms (LowerAlgorithms.cpp).
   /// `std::fill(...);`, `fill_n`, `copy`, `copy_n`, `iota` over a range: the
