@@ -101,25 +101,26 @@ std::int64_t memoryBudget(std::int64_t compiled) {
 }
 
 void endCall(std::int64_t compiledBudget) {
-  if (compiledBudget < 0) {
-    // Built without --memory-budget: CGP_MEMORY_BUDGET only reaches the
-    // loops the default plan checkpoints. A call that held more than it
-    // says so, once per process.
-    static std::atomic<bool> toldUnplanned{false};
-    std::int64_t budget = memoryBudget(compiledBudget);
-    std::size_t peak = callPeakBytes();
-    if (budget >= 0 && peak > static_cast<std::size_t>(budget) && !toldUnplanned.exchange(true))
-      std::fprintf(stderr,
-                   "cgp: a gradient held %zu bytes of tape and snapshots, over "
-                   "CGP_MEMORY_BUDGET (%lld bytes): it was built without --memory-budget, so "
-                   "its loops were not planned to fit one; build it with --memory-budget=SIZE\n",
-                   peak, static_cast<long long>(budget));
-  }
-  if (!debugEnabled())
+  // Built without --memory-budget, a gradient applies CGP_MEMORY_BUDGET only
+  // to the loops its default plan checkpoints: a call that held more says
+  // so, once per process. Looked at only when the variable was set at start,
+  // so that a gradient called without it pays a load and a branch.
+  static const bool budgetInEnvironment = std::getenv("CGP_MEMORY_BUDGET") != nullptr;
+  const bool unplanned = compiledBudget < 0 && budgetInEnvironment;
+  if (!unplanned && !debugEnabled())
     return;
   std::int64_t budget = memoryBudget(compiledBudget);
   std::size_t peak = callPeakBytes();
-  if (budget >= 0 && peak > static_cast<std::size_t>(budget))
+  if (budget < 0 || peak <= static_cast<std::size_t>(budget))
+    return;
+  static std::atomic<bool> toldUnplanned{false};
+  if (unplanned && !toldUnplanned.exchange(true))
+    std::fprintf(stderr,
+                 "cgp: a gradient held %zu bytes of tape and snapshots, over "
+                 "CGP_MEMORY_BUDGET (%lld bytes): it was built without --memory-budget, so "
+                 "its loops were not planned to fit one; build it with --memory-budget=SIZE\n",
+                 peak, static_cast<long long>(budget));
+  if (debugEnabled())
     std::fprintf(stderr,
                  "cgp-debug: this call held %zu bytes of tape and snapshots, over the budget "
                  "of %lld bytes: the budget is below what its loops need at the least, or "

@@ -5,12 +5,9 @@ namespace cgp {
 
 std::vector<ExprRef> callsIn(const StmtRef &s) {
   std::vector<ExprRef> calls;
-  forEachStmt(s, [&](const StmtRef &n) {
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Call)
-          calls.push_back(x);
-      });
+  forEachExprIn(s, [&](const ExprRef &x) {
+    if (x->kind == ExprKind::Call)
+      calls.push_back(x);
   });
   return calls;
 }

@@ -88,15 +88,6 @@ ExprRef addedTo(const StmtRef &s, const Var *v) {
   return nullptr;
 }
 
-/// True for an integer known when compiling (IR's knownInteger), whose
-/// value goes to `value`.
-bool knownInteger(const ExprRef &e, int64_t &value) {
-  std::optional<int64_t> known = cgp::knownInteger(e);
-  if (known)
-    value = *known;
-  return known.has_value();
-}
-
 /// True for an expression a fact may hold: variables and constants only
 /// (no memory, no call), so that only writes of variables change it.
 bool factOperand(const ExprRef &e) {
@@ -169,13 +160,10 @@ ThreadIndices::ThreadIndices(const Function &f, bool kernelLevel) : kernelLevel_
   std::function<void(const Function &)> scan = [&](const Function &g) {
     if (!seen.insert(&g).second)
       return;
-    forEachStmt(g.body, [&](const StmtRef &s) {
-      for (const ExprRef &e : ownExprs(s))
-        forEachExpr(e, [&](const ExprRef &x) {
-          used_ |= partOf(builtinName(x));
-          if (x->kind == ExprKind::Call && x->callee && x->callee->body)
-            scan(*x->callee);
-        });
+    forEachExprIn(g.body, [&](const ExprRef &x) {
+      used_ |= partOf(builtinName(x));
+      if (x->kind == ExprKind::Call && x->callee && x->callee->body)
+        scan(*x->callee);
     });
   };
   scan(f);
@@ -510,10 +498,10 @@ bool ThreadIndices::below(const ExprRef &r, const ExprRef &s, const Facts &facts
     return true;
   // threadIdx.d < C for blocks of at most C threads in d: assumed, and
   // checked where the gradient starts
-  int64_t most = 0;
-  if ((part & kThreadParts) && knownInteger(bound, most) && most > 0) {
+  std::optional<int64_t> most = knownInteger(bound);
+  if ((part & kThreadParts) && most && *most > 0) {
     if (assumed_)
-      assumed_->limit(__builtin_ctz(part), most);
+      assumed_->limit(__builtin_ctz(part), *most);
     return true;
   }
   for (const Fact &f : facts)

@@ -33,12 +33,9 @@ namespace {
 std::set<std::string> mathHeaders(const std::vector<Function *> &functions) {
   std::set<std::string> headers;
   for (const Function *f : functions)
-    forEachStmt(f->body, [&](const StmtRef &s) {
-      for (const ExprRef &e : ownExprs(s))
-        forEachExpr(e, [&](const ExprRef &x) {
-          if (x->kind == ExprKind::Math && !mathFunction(x->mathFn).header.empty())
-            headers.insert(mathFunction(x->mathFn).header);
-        });
+    forEachExprIn(f->body, [&](const ExprRef &x) {
+      if (x->kind == ExprKind::Math && !mathFunction(x->mathFn).header.empty())
+        headers.insert(mathFunction(x->mathFn).header);
     });
   return headers;
 }
@@ -206,16 +203,13 @@ std::string declareCalledEarlier(const std::vector<Function *> &functions) {
     definedAt.emplace(functions[i]->qualifiedName(), i);
   std::set<size_t> needed;
   for (size_t i = 0; i < functions.size(); ++i)
-    forEachStmt(functions[i]->body, [&](const StmtRef &s) {
-      for (const ExprRef &e : ownExprs(s))
-        forEachExpr(e, [&](const ExprRef &x) {
-          std::string name = x->kind == ExprKind::Call     ? x->callee->qualifiedName()
-                             : x->kind == ExprKind::Opaque ? x->calleeName
-                                                            : std::string();
-          auto at = definedAt.find(name);
-          if (at != definedAt.end() && at->second > i)
-            needed.insert(at->second);
-        });
+    forEachExprIn(functions[i]->body, [&](const ExprRef &x) {
+      std::string name = x->kind == ExprKind::Call     ? x->callee->qualifiedName()
+                         : x->kind == ExprKind::Opaque ? x->calleeName
+                                                        : std::string();
+      auto at = definedAt.find(name);
+      if (at != definedAt.end() && at->second > i)
+        needed.insert(at->second);
     });
   std::string decls;
   for (size_t i : needed)

@@ -35,19 +35,11 @@ namespace {
 /// object passed by value.
 const clang::Expr *iteratorValue(const clang::Expr *e) {
   while (true) {
-    e = e->IgnoreParenImpCasts();
-    if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-      e = b->getSubExpr();
-    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-      e = w->getSubExpr();
-    else if (const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
-             c && c->getNumArgs() >= 1 && (c->getConstructor()->isCopyOrMoveConstructor() ||
-                                           c->getConstructor()->isConvertingConstructor(false)))
-      e = c->getArg(0); // a copy, or iterator -> const_iterator
-    else
+    e = withoutTemporaries(e->IgnoreParenImpCasts());
+    const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+    if (!c || c->getNumArgs() < 1 || !c->getConstructor()->isConvertingConstructor(false))
       return e;
+    e = c->getArg(0); // iterator -> const_iterator
   }
 }
 
@@ -138,16 +130,6 @@ ExprRef Lowering::rangeEnd(const clang::Expr *firstArg, const ExprRef &first,
   return last->operands[0];
 }
 
-StmtRef Lowering::rangeLoop(const std::string &algorithm, ExprRef from, ExprRef to,
-                            const std::function<std::vector<StmtRef>(ExprRef)> &body,
-                            SourcePos pos) {
-  Var *k = newLocal(algorithm + "_k", ScalarType::intType(), pos);
-  StmtRef loop = forStmt(decl(k, asInt(from)), binary(BinaryOp::Lt, varRef(k), asInt(to)),
-                         assign(varRef(k), intLit(1), AssignOp::Add), block(body(varRef(k))));
-  loop->pos = pos;
-  return loop;
-}
-
 /// The element at `offset + k` of the buffer an address names.
 static ExprRef rangeElement(const ExprRef &place, const ExprRef &k) {
   return index(place->var, {plus(place->operands[0], k)});
@@ -161,12 +143,11 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   unsigned n = e->getNumArgs();
   SourcePos pos = position(e->getBeginLoc());
   auto writable = [&](const clang::Expr *arg, const ExprRef &place) {
-    const Var *v = place->var;
-    if (v->origin == Var::Global || (v->isConst && v->origin != Var::Local))
-      unsupported(arg, "'std::" + name + "' writes to the constant '" + v->name + "'");
+    if (isReadOnly(place->var))
+      unsupported(arg, "'std::" + name + "' writes to the constant '" + place->var->name + "'");
   };
   // fill(first, last, value), fill_n(first, count, value), iota(first, last, value)
-  if (((name == "fill" || name == "iota") && n == 3) || (name == "fill_n" && n == 3)) {
+  if ((name == "fill" || name == "fill_n" || name == "iota") && n == 3) {
     ExprRef first = iteratorAddress(e->getArg(0), name);
     ExprRef last = name == "fill_n"
                        ? address(first->var, plus(first->operands[0],

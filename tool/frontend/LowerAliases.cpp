@@ -571,9 +571,7 @@ StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
     body.push_back(d);
   }
   appendFlat(body, lowerStmt(s->getBody()));
-  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), extent),
-                         assign(varRef(at), intLit(1), AssignOp::Add), block(body));
-  return loop;
+  return rangeLoop(at, intLit(0), extent, std::move(body));
 }
 
 } // namespace cgp

@@ -378,21 +378,32 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
   return b;
 }
 
+StmtRef Lowering::rangeLoop(Var *k, ExprRef from, ExprRef to, std::vector<StmtRef> body,
+                            SourcePos pos) {
+  auto asInt = [](const ExprRef &e) {
+    return e->type == ScalarType::intType() ? e : cast(ScalarType::intType(), e);
+  };
+  StmtRef loop = forStmt(decl(k, asInt(from)), binary(BinaryOp::Lt, varRef(k), asInt(to)),
+                         assign(varRef(k), intLit(1), AssignOp::Add), block(std::move(body)));
+  loop->pos = pos;
+  return loop;
+}
+
+StmtRef Lowering::rangeLoop(const std::string &name, ExprRef from, ExprRef to,
+                            const std::function<std::vector<StmtRef>(ExprRef)> &body,
+                            SourcePos pos) {
+  Var *k = newLocal(name + "_k", ScalarType::intType(), pos);
+  return rangeLoop(k, std::move(from), std::move(to), body(varRef(k)), pos);
+}
+
 StmtRef Lowering::elementLoop(Var *v, ExprRef count,
                               const std::function<ExprRef(ExprRef)> &valueAt, SourcePos pos,
                               ExprRef first) {
-  Var *at = newLocal(v->name + "_k", ScalarType::intType(), pos);
   if (v->isArray() && v->dims.size() == 2)
     unsupported(clang::SourceLocation(), "internal error: filling a 2-D array");
-  auto asInt = [](ExprRef e) {
-    return e->type == ScalarType::intType() ? e : cast(ScalarType::intType(), e);
-  };
-  StmtRef loop = forStmt(decl(at, first ? asInt(first) : intLit(0)),
-                         binary(BinaryOp::Lt, varRef(at), asInt(count)),
-                         assign(varRef(at), intLit(1), AssignOp::Add),
-                         block({assign(index(v, {varRef(at)}), valueAt(varRef(at)))}));
-  loop->pos = pos;
-  return loop;
+  return rangeLoop(v->name, first ? first : intLit(0), std::move(count), [&](ExprRef k) {
+    return std::vector<StmtRef>{assign(index(v, {k}), valueAt(k))};
+  }, pos);
 }
 
 Var *Lowering::newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos) {

@@ -21,6 +21,24 @@
 #include <map>
 
 namespace cgp {
+
+const clang::Expr *withoutTemporaries(const clang::Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
+      e = b->getSubExpr();
+    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
+      e = w->getSubExpr();
+    else if (const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+             c && c->getNumArgs() == 1 && c->getConstructor()->isCopyOrMoveConstructor())
+      e = c->getArg(0);
+    else
+      return e;
+  }
+}
+
 namespace {
 
 bool inStdOrGlobal(const clang::FunctionDecl *fd) {
@@ -324,7 +342,7 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
 
 ExprRef Lowering::lowerLValue(const clang::Expr *e) {
   ExprRef lv = lowerPlace(e);
-  if (lv->var->origin == Var::Global || (lv->var->isConst && lv->var->origin != Var::Local))
+  if (isReadOnly(lv->var))
     unsupported(e, "assigns to the constant '" + lv->var->name + "'");
   return lv;
 }
@@ -636,9 +654,8 @@ StmtRef Lowering::lowerMathPairCall(const clang::CallExpr *e) {
     if (!results[i])
       unsupported(pointer, "'" + callee->getNameAsString() + "' is supported with results "
                            "written to variables or elements: '&s', '&a[i]', 'p', 'p + k'");
-    const Var *v = results[i]->var;
-    if (v->origin == Var::Global || (v->isConst && v->origin != Var::Local))
-      unsupported(pointer, "writes to the constant '" + v->name + "'");
+    if (isReadOnly(results[i]->var))
+      unsupported(pointer, "writes to the constant '" + results[i]->var->name + "'");
   }
   ScalarType t = results[0]->type;
   ExprRef x = convert(lowerExpr(e->getArg(0)), t);

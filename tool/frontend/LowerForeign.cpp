@@ -41,20 +41,14 @@ bool Lowering::mayBeForeign(const clang::ParmVarDecl *p) const {
 }
 
 void Lowering::lowerForeignParam(const clang::ParmVarDecl *p, unsigned at, Function *f) {
-  Var v;
-  v.name = p->getName().empty() ? "arg" + std::to_string(at) : p->getNameAsString();
+  Var v; // not isConst: the type it is spelled with says const
   v.elem = ScalarType{ScalarType::Foreign, globalTypeName(p->getType(), ctx_)};
-  v.origin = Var::Param; // not isConst: the type it is spelled with says const
-  v.paramIndex = static_cast<int>(f->params.size());
-  v.pos = position(p->getLocation());
-  Var *var = module_.newVar(v);
-  vars_[p] = var;
-  f->params.push_back(var);
+  addParam(p, at, f, std::move(v));
 }
 
 const Var *Lowering::foreignRoot(const clang::Expr *e) {
   while (e) {
-    e = e->IgnoreParens();
+    e = withoutTemporaries(e);
     if (const auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
       const auto *vd = llvm::dyn_cast<clang::VarDecl>(ref->getDecl());
       auto it = vd ? vars_.find(vd) : vars_.end();
@@ -63,12 +57,6 @@ const Var *Lowering::foreignRoot(const clang::Expr *e) {
     }
     if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e))
       e = ice->getSubExpr();
-    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-      e = w->getSubExpr();
-    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-      e = b->getSubExpr();
     else if (const auto *me = llvm::dyn_cast<clang::MemberExpr>(e))
       e = me->getBase();
     else if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e))
@@ -83,9 +71,6 @@ const Var *Lowering::foreignRoot(const clang::Expr *e) {
     else if (const auto *u = llvm::dyn_cast<clang::UnaryOperator>(e);
              u && u->getOpcode() == clang::UO_Deref)
       e = u->getSubExpr();
-    else if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e);
-             ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
-      e = ce->getArg(0);
     else
       return nullptr;
   }
@@ -93,7 +78,7 @@ const Var *Lowering::foreignRoot(const clang::Expr *e) {
 }
 
 std::string Lowering::foreignPattern(const clang::Expr *e, std::vector<ExprRef> &operands) {
-  e = e->IgnoreParens();
+  e = withoutTemporaries(e);
   auto hole = [&](ExprRef value) {
     operands.push_back(std::move(value));
     return "$" + std::to_string(operands.size() - 1);
@@ -119,15 +104,6 @@ std::string Lowering::foreignPattern(const clang::Expr *e, std::vector<ExprRef> 
       break;
     }
   }
-  if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-    return foreignPattern(m->getSubExpr(), operands);
-  if (const auto *w = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-    return foreignPattern(w->getSubExpr(), operands);
-  if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-    return foreignPattern(b->getSubExpr(), operands);
-  if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(e);
-      ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
-    return foreignPattern(ce->getArg(0), operands);
   if (const auto *me = llvm::dyn_cast<clang::MemberExpr>(e)) // a field, or a method called
     return foreignPattern(me->getBase(), operands) + (me->isArrow() ? "->" : ".") +
            me->getMemberDecl()->getNameAsString();
@@ -255,10 +231,7 @@ StmtRef Lowering::lowerForeignRangeFor(const clang::CXXForRangeStmt *s) {
     body.push_back(d);
   }
   appendFlat(body, lowerStmt(s->getBody()));
-  StmtRef loop = forStmt(decl(at, intLit(0)), binary(BinaryOp::Lt, varRef(at), count),
-                         assign(varRef(at), intLit(1), AssignOp::Add), block(body));
-  loop->pos = position(s->getBeginLoc());
-  return loop;
+  return rangeLoop(at, intLit(0), count, std::move(body), position(s->getBeginLoc()));
 }
 
 } // namespace cgp

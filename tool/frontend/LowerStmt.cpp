@@ -212,44 +212,28 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
       closure && closure->isLambda())
     return lowerLambdaDecl(vd);
   // A const reference into a foreign constant (`const Point& p = ps[k];`)
-  // reads a value that cannot change: a copy of it.
-  if (vd->getType()->isReferenceType() && vd->getInit() && foreignRoot(vd->getInit()) &&
-      vd->getType().getNonReferenceType().isConstQualified()) {
-    if (vd->getType().getNonReferenceType()->isRecordType())
-      return lowerRecordDecl(vd);
-    Var v;
-    std::string problem = describeVarType(vd->getType().getNonReferenceType(), ctx_, v);
-    if (problem.empty() && v.isScalar()) {
-      v.name = vd->getNameAsString();
-      v.origin = Var::Local;
-      v.isConst = false;
-      v.pos = position(vd->getLocation());
-      Var *var = module_.newVar(v);
-      vars_[vd] = var;
-      return withSideEffects([&] {
-        StmtRef d = decl(var, convert(lowerExpr(vd->getInit()), var->elem));
-        d->pos = var->pos;
-        return d;
-      });
-    }
-  }
-  if (vd->getType()->isReferenceType() && vd->getType().getNonReferenceType()->isRecordType() &&
-      !containerTypeOf(vd->getType(), ctx_))
+  // reads a value that cannot change: it is declared as a copy of it.
+  clang::QualType type = vd->getType();
+  if (type->isReferenceType() && type.getNonReferenceType().isConstQualified() &&
+      vd->getInit() && foreignRoot(vd->getInit()))
+    type = type.getNonReferenceType();
+  if (type->isReferenceType() && type.getNonReferenceType()->isRecordType() &&
+      !containerTypeOf(type, ctx_))
     return lowerRecordReference(vd);
-  if (vd->getType()->isReferenceType())
+  if (type->isReferenceType())
     return lowerReferenceDecl(vd);
-  if (vd->getType()->isArrayType() &&
-      ctx_.getBaseElementType(vd->getType())->isRecordType())
+  if (type->isArrayType() &&
+      ctx_.getBaseElementType(type)->isRecordType())
     return lowerStructArrayDecl(vd);
-  if (auto c = containerTypeOf(vd->getType(), ctx_); c && c->isVector)
+  if (auto c = containerTypeOf(type, ctx_); c && c->isVector)
     return lowerVectorDecl(vd, *c);
-  if (vd->getType()->isRecordType() && !vd->getType()->getAsCXXRecordDecl()->isLambda() &&
-      !containerTypeOf(vd->getType(), ctx_))
+  if (type->isRecordType() && !type->getAsCXXRecordDecl()->isLambda() &&
+      !containerTypeOf(type, ctx_))
     return lowerRecordDecl(vd);
-  if (vd->getType()->isPointerType())
+  if (type->isPointerType())
     return lowerPointerDecl(vd);
   Var v;
-  std::string problem = describeVarType(vd->getType(), ctx_, v);
+  std::string problem = describeVarType(type, ctx_, v);
   if (!problem.empty())
     unsupported(vd->getLocation(), "local '" + vd->getNameAsString() + "': " + problem);
   v.name = vd->getNameAsString();

@@ -163,6 +163,17 @@ Function *Lowering::lowerKernel(const KernelRequest &request) {
   return kernel;
 }
 
+Var *Lowering::addParam(const clang::ParmVarDecl *p, unsigned cxxIndex, Function *f, Var v) {
+  v.name = p->getName().empty() ? "arg" + std::to_string(cxxIndex) : p->getNameAsString();
+  v.origin = Var::Param;
+  v.paramIndex = static_cast<int>(f->params.size());
+  v.pos = position(p->getLocation());
+  Var *var = module_.newVar(v);
+  vars_[p] = var;
+  f->params.push_back(var);
+  return var;
+}
+
 Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
   Function *f = module_.newFunction();
   f->name = fd->getNameAsString();
@@ -248,13 +259,7 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
       std::string problem = describeVarType(p->getType(), ctx_, v);
       if (!problem.empty())
         unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': " + problem);
-      v.name = p->getName().empty() ? "arg" + std::to_string(i) : p->getNameAsString();
-      v.origin = Var::Param;
-      v.paramIndex = static_cast<int>(f->params.size());
-      v.pos = position(p->getLocation());
-      Var *var = module_.newVar(v);
-      vars_[p] = var;
-      f->params.push_back(var);
+      addParam(p, i, f, std::move(v));
     };
     // A constant of a type cgp-ad cannot take apart stays whole (foreign):
     // what was made of it before the refusal is dropped.

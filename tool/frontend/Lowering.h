@@ -29,6 +29,17 @@
 
 namespace cgp {
 
+/// True for memory the function may not write: a global, or a const
+/// parameter's elements (a const local is set where it is declared).
+inline bool isReadOnly(const Var *v) {
+  return v->origin == Var::Global || (v->isConst && v->origin != Var::Local);
+}
+
+/// `e` without what C++ wraps around a value it copies or keeps alive:
+/// parentheses, temporaries (materialised, bound, cleaned up) and copy or
+/// move constructions (LowerExpr.cpp).
+const clang::Expr *withoutTemporaries(const clang::Expr *e);
+
 class Lowering {
 public:
   Lowering(clang::ASTContext &ctx, Diagnoser &diag, Module &module)
@@ -371,6 +382,12 @@ private:
   /// `v.push_back(x)`, `pop_back()`, `clear()`, `resize(n)`, `reserve(n)` on
   /// a std::vector local: its size changes, its Buffer follows.
   StmtRef lowerVectorResize(const clang::CXXMemberCallExpr *e, const std::string &name);
+  /// for (k = from; k < to; ++k) body, its bounds as ints.
+  StmtRef rangeLoop(Var *k, ExprRef from, ExprRef to, std::vector<StmtRef> body,
+                    SourcePos pos = {});
+  /// The same with a counter of its own, `<name>_k`, that `body` is given.
+  StmtRef rangeLoop(const std::string &name, ExprRef from, ExprRef to,
+                    const std::function<std::vector<StmtRef>(ExprRef)> &body, SourcePos pos);
   /// for (k = first; k < count; ++k) v[k] = valueAt(k); (first: 0 when null)
   StmtRef elementLoop(Var *v, ExprRef count, const std::function<ExprRef(ExprRef)> &valueAt,
                       SourcePos pos, ExprRef first = nullptr);
@@ -378,6 +395,9 @@ private:
   /// Whether `p`, whose type cgp-ad cannot take apart, may stay whole: a
   /// const object (by value, `const T&`, `const T*`).
   bool mayBeForeign(const clang::ParmVarDecl *p) const;
+  /// `v` (its type and shape set) as the parameter `p` of `f`, the
+  /// `cxxIndex`-th in C++: named, numbered and registered.
+  Var *addParam(const clang::ParmVarDecl *p, unsigned cxxIndex, Function *f, Var v);
   /// `p` as a foreign parameter of `f`, declared with the type written.
   void lowerForeignParam(const clang::ParmVarDecl *p, unsigned position, Function *f);
   /// The foreign variable `e` reads through members, elements, const
@@ -412,9 +432,6 @@ private:
   /// The offset where a range ends, both ends being in one buffer.
   ExprRef rangeEnd(const clang::Expr *firstArg, const ExprRef &first, const ExprRef &last,
                    const std::string &algorithm);
-  /// for (int <algorithm>_k = from; k < to; ++k) body(k)
-  StmtRef rangeLoop(const std::string &algorithm, ExprRef from, ExprRef to,
-                    const std::function<std::vector<StmtRef>(ExprRef)> &body, SourcePos pos);
   /// A scalar local of the function being lowered (LowerContainers.cpp).
   Var *newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos);
   /// The arguments a container argument gives a container parameter `param`

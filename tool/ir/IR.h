@@ -573,6 +573,15 @@ template <class Fn> void forEachStmt(const StmtRef &s, Fn &&fn) {
 /// The expressions a statement holds directly (not those of nested ones).
 std::vector<ExprRef> ownExprs(const StmtRef &s);
 
+/// Calls `fn` on every expression of `s` and of the statements in it, each
+/// subexpression too.
+template <class Fn> void forEachExprIn(const StmtRef &s, Fn &&fn) {
+  forEachStmt(s, [&](const StmtRef &n) {
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, fn);
+  });
+}
+
 /// Variables read by `e` (scalars and the bases of elements).
 void collectVars(const ExprRef &e, std::vector<Var *> &out);
 /// True if `e` mentions `v`.
