@@ -540,6 +540,8 @@ Var *Lowering::scalarLoopVariable(const clang::VarDecl *loopVar, clang::QualType
 StmtRef Lowering::lowerRangeFor(const clang::CXXForRangeStmt *s) {
   if (foreignRoot(s->getRangeInit()))
     return lowerForeignRangeFor(s);
+  if (const StructArray *a = structArrayOf(s->getRangeInit()))
+    return lowerStructRangeFor(s, *a);
   const clang::VarDecl *loopVar = s->getLoopVariable();
   std::string name = loopVar->getNameAsString();
   Var *array = memoryVar(s->getRangeInit());

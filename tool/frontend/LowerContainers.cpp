@@ -72,11 +72,23 @@ public:
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr *e) {
     if (!resizes(e, ctx_))
       return true;
-    const clang::VarDecl *vd = containerDecl(e->getImplicitObjectArgument());
+    const clang::Expr *object = e->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    const clang::VarDecl *vd = containerDecl(object);
     if (vd && !vd->getType()->isReferenceType() && !vd->getType()->isPointerType())
       named.insert(vd);
-    else
+    else if (!llvm::isa<clang::MemberExpr>(object)) // (a member vector is never an array)
       unknown = true;
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(clang::CXXOperatorCallExpr *e) {
+    // x = y on vectors: x takes y's size.
+    if (e->getOperator() != clang::OO_Equal || e->getNumArgs() != 2)
+      return true;
+    std::optional<ContainerType> c = containerTypeOf(e->getArg(0)->getType(), ctx_);
+    if (!c || !c->isVector)
+      return true;
+    if (const clang::VarDecl *vd = containerDecl(e->getArg(0)))
+      named.insert(vd);
     return true;
   }
   std::set<const clang::VarDecl *> named;
@@ -182,6 +194,8 @@ ExprRef Lowering::containerSize(const clang::Expr *e) {
     if (auto it = vars_.find(vd); it != vars_.end() && it->second->sizeVar)
       return varRef(it->second->sizeVar);
   }
+  if (Var *v = memoryVar(e); v && v->sizeVar) // a struct's std::vector member
+    return varRef(v->sizeVar);
   unsupported(e, "the size of this std::vector is not known here; use a std::vector parameter "
                  "or local variable");
 }
@@ -228,6 +242,8 @@ ExprRef Lowering::lowerIndex(const clang::Expr *at) {
 }
 
 ExprRef Lowering::lowerContainerMethod(const clang::CXXMemberCallExpr *e, bool wantAddress) {
+  if (ExprRef value = lowerStructVectorValue(e))
+    return value;
   const clang::Expr *object = e->getImplicitObjectArgument();
   if (!object || !containerTypeOf(object->getType(), ctx_))
     return nullptr;
@@ -273,6 +289,8 @@ ExprRef Lowering::containerDataElement(const clang::Expr *base, ExprRef offset) 
 
 StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
   if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    if (StmtRef s = lowerStructVectorStmt(mc))
+      return s;
     const clang::Expr *object = mc->getImplicitObjectArgument();
     if (!object || !containerTypeOf(object->getType(), ctx_))
       return nullptr;
@@ -303,10 +321,18 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
   // a = b on two std::arrays: element by element. (A vector's assignment may
   // change its size.)
   std::optional<ContainerType> c = containerTypeOf(op->getArg(0)->getType(), ctx_);
-  if (c->isVector)
-    unsupported(e, "assigning a whole std::vector is not supported; copy its elements in a loop");
   Var *to = memoryVar(op->getArg(0));
   Var *from = memoryVar(op->getArg(1));
+  if (c->isVector) { // x = y: y's size and elements
+    if (!to || !from || !to->sizeVar)
+      unsupported(e, "a std::vector can be assigned only from another std::vector variable, "
+                     "parameter or struct member");
+    std::vector<StmtRef> out;
+    copyVector(to, from, containerSize(op->getArg(1)), e->getBeginLoc(), out);
+    StmtRef b = block(out);
+    b->pos = position(e->getBeginLoc());
+    return b;
+  }
   if (!to || !from)
     unsupported(e, "a std::array can be assigned only from another std::array variable");
   if (to->isConst && to->origin != Var::Local)
@@ -325,10 +351,10 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
 StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std::string &name) {
   const clang::Expr *object = e->getImplicitObjectArgument();
   const clang::VarDecl *vd = containerDecl(object);
-  Var *v = vd ? memoryVar(object) : nullptr;
+  Var *v = memoryVar(object); // a local, or a member of a struct local
   if (!v || !v->ownsStorage)
     unsupported(e, "'" + name + "' changes the size of '" +
-                       (vd ? vd->getNameAsString() : std::string("this vector")) +
+                       (vd ? vd->getNameAsString() : v ? v->name : std::string("this vector")) +
                        "'; only a std::vector local of the function may change its size (a "
                        "parameter's size is the caller's)");
   if (name == "reserve")
@@ -336,11 +362,7 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
   Var *size = v->sizeVar;
   SourcePos pos = position(e->getBeginLoc());
   std::vector<StmtRef> out;
-  auto resized = [&] {
-    out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
-                              {wholeVarRef(v), varRef(size)})));
-    out.push_back(refreshElements(v));
-  };
+  auto resized = [&] { resizeBuffer(v, out); };
   if (name == "push_back" || name == "emplace_back") {
     if (e->getNumArgs() != 1)
       unsupported(e, "'" + name + "' with other than one argument is not supported");
@@ -465,28 +487,23 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
   return block(out);
 }
 
-StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c) {
-  std::string name = vd->getNameAsString();
-  SourcePos pos = position(vd->getLocation());
+Lowering::VectorInit Lowering::vectorInit(const clang::Expr *init, const ContainerType &c,
+                                           const std::string &name, clang::SourceLocation loc) {
   ScalarType sizeElem = sizeType(ctx_);
-
   // What it starts with: a count and a value, a copy, a braced list.
-  const clang::Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
+  init = init ? init->IgnoreImplicit() : nullptr;
   if (const auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(init))
     init = cleanups->getSubExpr()->IgnoreImplicit();
   const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
   if (!construct)
-    unsupported(vd->getLocation(), "this initialisation of the std::vector '" + name +
-                                       "' is not supported; write std::vector<T> " + name +
-                                       "(n), (n, value), (other) or {a, b, ...}");
+    unsupported(loc, "this initialisation of the std::vector '" + name +
+                         "' is not supported; write std::vector<T> " + name +
+                         "(n), (n, value), (other) or {a, b, ...}");
   std::vector<const clang::Expr *> args;
   for (const clang::Expr *a : construct->arguments())
     if (!llvm::isa<clang::CXXDefaultArgExpr>(a))
       args.push_back(a);
-  ExprRef count;
-  std::optional<int64_t> constantCount; // the count, where C++ knows it at compile time
-  std::function<ExprRef(ExprRef)> valueAt;
-  std::vector<const clang::Expr *> listed;
+  VectorInit out;
   const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
   if (const auto *temp = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(first))
     first = temp->getSubExpr()->IgnoreImplicit();
@@ -498,36 +515,63 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
     if (!l)
       unsupported(first, "this initialiser list is not supported");
     for (const clang::Expr *item : l->inits())
-      listed.push_back(item);
-    count = intLit(static_cast<int64_t>(listed.size()), sizeElem);
-    constantCount = static_cast<int64_t>(listed.size());
+      out.listed.push_back(item);
+    out.count = intLit(static_cast<int64_t>(out.listed.size()), sizeElem);
+    out.constantCount = static_cast<int64_t>(out.listed.size());
   } else if (args.empty()) {
-    count = intLit(0, sizeElem); // std::vector<double> v; (filled by push_back)
+    out.count = intLit(0, sizeElem); // std::vector<double> v; (filled by push_back)
   } else if (containerTypeOf(args[0]->getType(), ctx_) && args.size() == 1) {
     const clang::Expr *source = args[0];
     Var *from = memoryVar(source);
     if (!from)
-      unsupported(source, "a std::vector can be copied only from a std::vector variable or "
-                          "parameter");
-    count = containerSize(source);
+      unsupported(source, "a std::vector can be copied only from a std::vector variable, "
+                          "parameter or struct member");
+    out.count = containerSize(source);
     if (const clang::VarDecl *from = containerDecl(source))
       if (auto it = fixedVectorSizes_.find(from); it != fixedVectorSizes_.end())
-        constantCount = it->second;
-    valueAt = [from](ExprRef k) { return index(from, {k}); };
+        out.constantCount = it->second;
+    out.valueAt = [from](ExprRef k) { return index(from, {k}); };
   } else if (args.size() <= 2 && args[0]->getType()->isIntegerType()) {
-    count = convert(lowerExpr(args[0]), sizeElem);
+    out.count = convert(lowerExpr(args[0]), sizeElem);
     clang::Expr::EvalResult known;
     if (args[0]->EvaluateAsInt(known, ctx_))
-      constantCount = known.Val.getInt().getExtValue();
+      out.constantCount = known.Val.getInt().getExtValue();
     ExprRef value = args.size() == 2 ? convert(lowerExpr(args[1]), c.elem)
                     : c.elem.isFloating() ? floatLit(0.0, c.elem)
                                           : intLit(0, c.elem);
-    valueAt = [value](ExprRef) { return value; };
+    out.valueAt = [value](ExprRef) { return value; };
   } else {
-    unsupported(vd->getLocation(), "this constructor of the std::vector '" + name +
-                                       "' is not supported; write std::vector<T> " + name +
-                                       "(n), (n, value), (other) or {a, b, ...}");
+    unsupported(loc, "this constructor of the std::vector '" + name +
+                         "' is not supported; write std::vector<T> " + name +
+                         "(n), (n, value), (other) or {a, b, ...}");
   }
+  return out;
+}
+
+void Lowering::fillVector(Var *data, ExprRef length, const VectorInit &init, SourcePos pos,
+                          std::vector<StmtRef> &out) {
+  for (size_t i = 0; i < init.listed.size(); ++i)
+    out.push_back(assign(index(data, {intLit(static_cast<int64_t>(i))}),
+                         convert(lowerExpr(init.listed[i]), data->elem)));
+  if (init.valueAt)
+    out.push_back(elementLoop(data, std::move(length), init.valueAt, pos));
+}
+
+void Lowering::initVector(Var *v, const clang::Expr *init, std::vector<StmtRef> &out) {
+  std::optional<ContainerType> c = containerTypeOf(init->getType(), ctx_);
+  if (!c || !c->isVector)
+    unsupported(init, "internal error: not a std::vector");
+  VectorInit what = vectorInit(init, *c, v->name, init->getBeginLoc());
+  out.push_back(assign(varRef(v->sizeVar), what.count));
+  resizeBuffer(v, out);
+  fillVector(v, varRef(v->sizeVar), what, position(init->getBeginLoc()), out);
+}
+
+StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c) {
+  std::string name = vd->getNameAsString();
+  SourcePos pos = position(vd->getLocation());
+  ScalarType sizeElem = sizeType(ctx_);
+  VectorInit init = vectorInit(vd->getInit(), c, name, vd->getLocation());
   // Never resized and sized by a constant, it is an array, as a std::array
   // would be (`v.size()` is the constant). Otherwise a buffer the function
   // owns. Declared in a loop or a branch, it is sized again each time its
@@ -535,7 +579,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
   // reverse sweep finds each run's elements where the tape put them back (a
   // loop that sizes a vector is taped, not checkpointed). Either is filled
   // each time the declaration runs.
-  std::optional<int64_t> fixed = fixedVectorSize(vd, constantCount);
+  std::optional<int64_t> fixed = fixedVectorSize(vd, init.constantCount);
   Var v;
   v.name = name;
   v.elem = c.elem;
@@ -558,18 +602,12 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
     out.push_back(decl(data));
     length = intLit(*fixed);
   } else {
-    out.push_back(decl(data->sizeVar, count));
+    out.push_back(decl(data->sizeVar, init.count));
     out.push_back(decl(data));
-    out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
-                              {wholeVarRef(data), varRef(data->sizeVar)})));
-    out.push_back(refreshElements(data));
+    resizeBuffer(data, out);
     length = varRef(data->sizeVar);
   }
-  for (size_t i = 0; i < listed.size(); ++i)
-    out.push_back(assign(index(data, {intLit(static_cast<int64_t>(i))}),
-                         convert(lowerExpr(listed[i]), c.elem)));
-  if (valueAt)
-    out.push_back(elementLoop(data, length, valueAt, pos));
+  fillVector(data, length, init, pos, out);
   StmtRef b = block(out);
   b->pos = pos;
   return b;

@@ -27,18 +27,6 @@
 
 namespace cgp {
 
-/// True if `s` holds a `return` statement.
-static bool hasReturn(const clang::Stmt *s) {
-  if (!s)
-    return false;
-  if (llvm::isa<clang::ReturnStmt>(s))
-    return true;
-  for (const clang::Stmt *child : s->children())
-    if (hasReturn(child))
-      return true;
-  return false;
-}
-
 ExprRef Lowering::lowerCudaBuiltin(const clang::PseudoObjectExpr *e) {
   const auto *property = llvm::dyn_cast<clang::MSPropertyRefExpr>(
       e->getSyntacticForm()->IgnoreParens());

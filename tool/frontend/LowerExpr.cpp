@@ -216,9 +216,9 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
     return lowerCudaBuiltin(llvm::cast<clang::PseudoObjectExpr>(e));
   case clang::Stmt::MemberExprClass: {
     RecordView leaf = memberLeaf(e);
-    if (!leaf.dims[0].empty())
-      unsupported(e, "'" + leaf.places[0].var->name + "' is an array member; it can only be "
-                                                      "indexed or passed to a function");
+    if (!leaf.dims[0].empty() || leaf.places[0].isVector())
+      unsupported(e, "'" + leaf.places[0].var->name + "' is an array or vector member; it can "
+                                                      "only be indexed or passed to a function");
     return leafRef(leaf.places[0]);
   }
   default:
@@ -271,6 +271,8 @@ ExprRef Lowering::lowerDeclRef(const clang::DeclRefExpr *e) {
   const auto *vd = llvm::dyn_cast<clang::VarDecl>(d);
   if (!vd)
     unsupported(e, "uses '" + d->getNameAsString() + "', which is not a variable");
+  if (ExprRef bound = inlinedParam(vd))
+    return bound;
   if (ExprRef constant = outerConstant(e))
     return constant;
   if (auto alias = aliases_.find(vd); alias != aliases_.end()) {
@@ -368,10 +370,17 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
     lv = lowerUnary(uo);
   } else if (llvm::isa<clang::MemberExpr>(inner)) {
     RecordView leaf = memberLeaf(inner);
-    if (!leaf.dims[0].empty())
-      unsupported(e, "an array member cannot be assigned as a whole");
+    if (!leaf.dims[0].empty() || leaf.places[0].isVector())
+      unsupported(e, "an array or vector member cannot be assigned as a whole here");
     lv = leafRef(leaf.places[0]);
-  } else {
+  } else if (const auto *call = llvm::dyn_cast<clang::CallExpr>(inner);
+             call && (lv = lowerAccessorCall(call))) {
+  } else if (const auto *call = llvm::dyn_cast<clang::CallExpr>(inner);
+             call && call->getDirectCallee() && call->getType()->isArithmeticType()) {
+    unsupported(e, "assigns through the reference that '" + calleeName(call) +
+                       "' returns; cgp-ad sees through functions that return a reference only "
+                       "when their body is one 'return' of an element or member");
+} else {
     unsupported(e, "this assignment target is not supported");
   }
   return lv;
@@ -544,8 +553,12 @@ ExprRef Lowering::lowerAddress(const clang::Expr *e) {
     // const pointer parameter) assigns nothing.
     const clang::Expr *sub = uo->getSubExpr()->IgnoreParens();
     const auto *subscript = llvm::dyn_cast<clang::ArraySubscriptExpr>(sub);
-    if (const StructArray *a = subscript ? structArrayOf(subscript->getBase()) : nullptr)
+    if (const StructArray *a = subscript ? structArrayOf(subscript->getBase()) : nullptr) {
+      if (!a->columns.empty())
+        unsupported(e, "the address of an element of a vector of structs cannot be passed; "
+                       "pass the element by reference");
       return leafAddress(elementView(*a, lowerExpr(subscript->getIdx())).places[0]); // &ps[k]
+    }
     ExprRef element = subscript ? lowerSubscript(subscript) : lowerPlace(sub);
     if (element->kind == ExprKind::Index)
       return elementAddress(element);
@@ -564,6 +577,8 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   if (ExprRef load = lowerCachedLoad(e))
     return load;
   refuseCudaCall(e);
+  if (ExprRef element = lowerAccessorCall(e))
+    return element;
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
 

@@ -123,6 +123,9 @@ Lowering::RecordView Lowering::recordView(const clang::Expr *e) {
       deref && deref->getOpcode() == clang::UO_Deref &&
       llvm::isa<clang::CXXThisExpr>(deref->getSubExpr()->IgnoreParenImpCasts()))
     at = deref->getSubExpr()->IgnoreParenImpCasts(); // *this
+  if (llvm::isa<clang::CXXThisExpr>(at))
+    if (const RecordView *self = inlinedObject())
+      return subView(*self, path);
   const RecordLocal *record = recordLocal(at);
   if (llvm::isa<clang::CXXThisExpr>(at) && !callStack_.empty()) {
     auto self = thisRecords_.find(callStack_.back());
@@ -180,7 +183,8 @@ Lowering::RecordView Lowering::memberLeaf(const clang::Expr *e) {
 
 Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const std::string &what) {
   RecordLocal record;
-  std::string problem = flattenRecord(vd->getType().getNonReferenceType(), ctx_, record.leaves);
+  std::string problem = flattenRecord(vd->getType().getNonReferenceType(), ctx_, record.leaves,
+                                      /*vectors=*/true);
   if (!problem.empty())
     unsupported(vd->getLocation(), what + ": " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
@@ -191,15 +195,49 @@ Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const s
     v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
     v.origin = Var::Local;
     v.pos = position(vd->getLocation());
+    if (leaf.isVector) { // a buffer the function owns, as a vector local is
+      v.shape = Var::Pointer;
+      v.ownsStorage = true;
+      v.sizeVar = newLocal(v.name + "_size", sizeType(ctx_), v.pos);
+    }
     record.places.push_back({module_.newVar(v), nullptr});
   }
   return record;
 }
 
+void Lowering::declareLeaf(Var *v, std::vector<StmtRef> &out) {
+  if (!v->ownsStorage) {
+    out.push_back(decl(v));
+    return;
+  }
+  out.push_back(decl(v->sizeVar, intLit(0, v->sizeVar->elem))); // empty
+  out.push_back(decl(v));
+  resizeBuffer(v, out);
+}
+
+void Lowering::resizeBuffer(Var *v, std::vector<StmtRef> &out) {
+  out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
+                            {wholeVarRef(v), varRef(v->sizeVar)})));
+  out.push_back(refreshElements(v));
+}
+
+void Lowering::copyVector(Var *to, Var *from, ExprRef fromSize, clang::SourceLocation loc,
+                          std::vector<StmtRef> &out) {
+  if (!to->ownsStorage)
+    unsupported(loc, "assigns a whole std::vector ('" + to->name + "') that is not a local of "
+                     "this function; its size is the caller's");
+  if (to == from)
+    return;
+  out.push_back(assign(varRef(to->sizeVar), convert(std::move(fromSize), to->sizeVar->elem)));
+  resizeBuffer(to, out);
+  out.push_back(elementLoop(to, varRef(to->sizeVar), [from](ExprRef k) { return index(from, {k}); },
+                            position(loc)));
+}
+
 StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
   std::string name = vd->getNameAsString();
   if (const clang::Expr *value = vd->getInit() ? structRValue(vd->getInit()) : nullptr;
-      value && filledByCall(value))
+      value && filledByCall(value) && !holdsVectors(value->getType()))
     return lowerFilledDecl(vd, value); // Vec3 d = a - b;  Vec3 v(1, 2, 3);
   RecordLocal record = newRecordLocal(vd, "local '" + name + "'");
   records_[vd] = record;
@@ -207,7 +245,7 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
 
   std::vector<StmtRef> out;
   for (const LeafPlace &p : view.places)
-    out.push_back(decl(p.var));
+    declareLeaf(p.var, out);
   const clang::Expr *init = vd->getInit();
   StmtRef body = withSideEffects([&] {
     std::vector<StmtRef> stmts;
@@ -221,7 +259,7 @@ StmtRef Lowering::lowerRecordDecl(const clang::VarDecl *vd) {
 }
 
 void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool declared,
-                          std::vector<StmtRef> &out) {
+                          std::vector<StmtRef> &out, bool zeroRest) {
   if (init && foreignRoot(init)) { // a copy of a struct held by a foreign constant
     std::vector<ExprRef> operands;
     std::string pattern = foreignPattern(init, operands);
@@ -233,7 +271,8 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
       init = cleanups->getSubExpr()->IgnoreImplicit();
     if (const clang::Expr *value = structRValue(init)) {
-      if (filledByCall(value)) {
+      if (filledByCall(value) && !(llvm::isa<clang::CXXConstructExpr>(value) &&
+                                   holdsVectors(value->getType()))) {
         copyRecord(to, structValue(value), out); // s = a - b;  return Vec3(x, y, z);
         return;
       }
@@ -250,6 +289,11 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     copyRecord(to, recordView(construct->getArg(0)), out);
     return;
   }
+  if (construct && construct->getConstructor()->isUserProvided() &&
+      holdsVectors(construct->getType())) {
+    inlineConstructor(to, construct, out); // Mat m(n, n); with a std::vector member
+    return;
+  }
   if (construct && !(construct->getConstructor()->isDefaultConstructor() &&
                      !construct->getConstructor()->isUserProvided()))
     unsupported(init, "constructors other than the implicit ones are not supported yet");
@@ -261,7 +305,7 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
         unsupported(init, "default-initialising '" + init->getType().getAsString() +
                               "', whose member '" + built->getNameAsString() +
                               "' has a constructor, is not supported; initialise it with braces");
-    bool zeroAll = construct && construct->requiresZeroInitialization();
+    bool zeroAll = (construct && construct->requiresZeroInitialization()) || zeroRest;
     for (size_t i = 0; i < n; ++i) {
       bool found = false;
       values[i] = memberDefault(to.fields[i], found);
@@ -290,6 +334,18 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
   for (size_t i = 0; i < n; ++i) {
     const LeafPlace &place = to.places[i];
     Var *v = place.var;
+    if (place.isVector()) { // a std::vector member: starts empty
+      if (values[i] && !llvm::isa<clang::CXXConstructExpr>(values[i]->IgnoreImplicit()))
+        unsupported(values[i], "a std::vector member can be set in a braced list only by "
+                               "leaving it out (empty); resize or assign it afterwards");
+      if (values[i])
+        initVector(v, values[i], out);
+      else if (!declared) {
+        out.push_back(assign(varRef(v->sizeVar), intLit(0, v->sizeVar->elem)));
+        resizeBuffer(v, out);
+      }
+      continue;
+    }
     ExprRef zeroValue = v->isFloating() ? floatLit(0.0, v->elem) : intLit(0, v->elem);
     if (values[i] && values[i]->getType()->isRecordType()) {
       // A nested struct given whole (`{p, v}`, `{Vec3(1, 2, 3), m}`): its
@@ -385,6 +441,10 @@ void Lowering::copyRecord(const RecordView &to, const RecordView &from,
     throw Unsupported{clang::SourceLocation(), "internal error: structs of different shapes"};
   for (size_t i = 0; i < to.places.size(); ++i) {
     const LeafPlace &dst = to.places[i], &src = from.places[i];
+    if (dst.isVector()) {
+      copyVector(dst.var, src.var, varRef(src.var->sizeVar), clang::SourceLocation(), out);
+      continue;
+    }
     if (to.dims[i].empty()) {
       out.push_back(assign(leafRef(dst), leafRef(src)));
       continue;
@@ -417,10 +477,36 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
   bool inOut = t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified();
   bool readOnly = t.getNonReferenceType().isConstQualified();
   RecordLocal record;
-  std::string problem = flattenRecord(t.getNonReferenceType(), ctx_, record.leaves);
+  std::string problem = flattenRecord(t.getNonReferenceType(), ctx_, record.leaves,
+                                      /*vectors=*/true);
   if (!problem.empty())
     unsupported(loc, what + ": " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
+    if (leaf.isVector) {
+      // The caller's vector: its elements through a pointer (writable
+      // through an `S&`), its size after it, as a vector parameter.
+      Var v;
+      v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
+      v.elem = leaf.elem;
+      v.shape = Var::Pointer;
+      v.isConst = !inOut;
+      v.origin = Var::Param;
+      v.pos = position(loc);
+      v.paramIndex = static_cast<int>(f->params.size());
+      Var *data = module_.newVar(v);
+      f->params.push_back(data);
+      Var n;
+      n.name = v.name + "_size";
+      n.elem = sizeType(ctx_);
+      n.isConst = true;
+      n.origin = Var::Param;
+      n.pos = v.pos;
+      n.paramIndex = static_cast<int>(f->params.size());
+      data->sizeVar = module_.newVar(n);
+      f->params.push_back(data->sizeVar);
+      record.places.push_back({data, nullptr});
+      continue;
+    }
     if (leaf.dims.size() > 1)
       unsupported(loc, what + ": member '" + leaf.path +
                           "' is a two-dimensional array; struct parameters may hold "
@@ -459,6 +545,8 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
     unsupported(e, "calls through pointers to members are not supported");
   if (ExprRef r = lowerContainerMethod(e))
     return r;
+  if (ExprRef element = lowerAccessorCall(e))
+    return element;
   if (md->isVirtual())
     unsupported(e, "virtual calls are not supported");
   const clang::FunctionDecl *def = md->getDefinition();
@@ -494,6 +582,10 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
   split.inOut = split.byReference && !split.isConst;
   const RecordLocal &r = records_.at(p);
   for (size_t i = 0; i < r.leaves.size(); ++i) {
+    if (r.leaves[i].isVector)
+      unsupported(p->getLocation(), "parameter '" + split.name + "': member '" +
+                                        r.leaves[i].path + "' is a std::vector; a kernel's struct "
+                                        "parameters may hold numbers and fixed-size arrays only");
     SplitParam::Leaf leaf;
     leaf.var = r.places[i].var;
     for (const clang::FieldDecl *field : r.leaves[i].fields)
@@ -516,6 +608,13 @@ void Lowering::viewArgs(const RecordView &view, const clang::Expr *arg, const Fu
   for (size_t j = 0; j < params.size(); ++j) {
     Var *param = params[j];
     const LeafPlace &from = view.places[j];
+    if (param->sizeVar) { // a std::vector member: its elements, then its size
+      if (!from.isVector())
+        throw Unsupported{clang::SourceLocation(), "internal error: a vector leaf expected"};
+      args.push_back(address(from.var, intLit(0)));
+      args.push_back(varRef(from.var->sizeVar));
+      continue;
+    }
     if (!view.dims[j].empty()) {
       args.push_back(leafAddress(from));
     } else if (param->isPointer()) { // a member of an `S&`

@@ -25,6 +25,17 @@ namespace cgp {
 static StmtRef splitIndexPart(const StmtRef &parts, const ExprRef &cond,
                               std::vector<StmtRef> &before, std::vector<StmtRef> &after);
 
+bool Lowering::hasReturn(const clang::Stmt *s) {
+  if (!s)
+    return false;
+  if (llvm::isa<clang::ReturnStmt>(s))
+    return true;
+  for (const clang::Stmt *child : s->children())
+    if (hasReturn(child))
+      return true;
+  return false;
+}
+
 StmtRef Lowering::lowerStmt(const clang::Stmt *s) {
   if (!s)
     return block();
@@ -225,6 +236,8 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (type->isArrayType() &&
       ctx_.getBaseElementType(type)->isRecordType())
     return lowerStructArrayDecl(vd);
+  if (!type->isReferenceType() && structVectorElement(type))
+    return lowerStructVectorDecl(vd); // std::vector<S> ps(n);
   if (auto c = containerTypeOf(type, ctx_); c && c->isVector)
     return lowerVectorDecl(vd, *c);
   if (type->isRecordType() && !type->getAsCXXRecordDecl()->isLambda() &&

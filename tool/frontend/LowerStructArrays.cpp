@@ -19,7 +19,15 @@
 // buffer likewise. A local `S ps[N]` is a local array of N * stride scalars,
 // initialised element by element as C++ does. Structs with members of
 // several types (an `int id` among doubles) have no such flat view and are
-// refused in arrays, naming the member.
+// refused in parameter arrays, naming the member.
+//
+// A local `std::vector<S>` is a struct of vectors instead: one column per
+// leaf, each a buffer the function owns as a vector local is (`obs_cam`,
+// `obs_w`), all sized with the vector's count (`obs_size`), so members of
+// any type mix. `v[i].w` is `obs_w[i]`; `push_back(s)`, `resize(n)` (new
+// elements value-initialised), `clear`, `pop_back`, `size()`, `empty()`,
+// `front()`, `back()`, `at(i)`, references to elements and range-based
+// `for` work as on arrays.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
@@ -166,6 +174,21 @@ int64_t Lowering::strideOf(const Var *v) const {
 }
 
 Lowering::RecordView Lowering::elementView(const StructArray &a, ExprRef index) {
+  if (!a.columns.empty()) {
+    RecordView view;
+    for (size_t l = 0; l < a.leaves.size(); ++l) {
+      int64_t width = a.leaves[l].dims.empty() ? 1 : a.leaves[l].dims[0];
+      ExprRef at = width == 1                        ? index
+                   : index->kind == ExprKind::IntLit ? intLit(index->intValue * width)
+                                                     : binary(BinaryOp::Mul,
+                                                              convert(index, ScalarType::intType()),
+                                                              intLit(width));
+      view.places.push_back({a.columns[l], at});
+      view.fields.push_back(a.leaves[l].fields);
+      view.dims.push_back(a.leaves[l].dims);
+    }
+    return view;
+  }
   ExprRef start = index->kind == ExprKind::IntLit
                       ? intLit(index->intValue * a.stride)
                       : binary(BinaryOp::Mul, convert(index, ScalarType::intType()),
@@ -179,18 +202,304 @@ Lowering::RecordView Lowering::elementView(const StructArray &a, ExprRef index) 
   return view;
 }
 
-std::optional<Lowering::RecordView> Lowering::structElement(const clang::Expr *e) {
+const Lowering::StructArray *Lowering::indexedStructArray(const clang::Expr *e, ExprRef &index) {
   e = e->IgnoreParenImpCasts();
   if (const auto *sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
-    if (const StructArray *a = structArrayOf(sub->getBase()))
-      return elementView(*a, lowerExpr(sub->getIdx()));
-    unsupported(e, "only arrays of structs that are parameters or locals can be indexed");
+    const StructArray *a = structArrayOf(sub->getBase());
+    if (!a)
+      unsupported(e, "only arrays of structs that are parameters or locals can be indexed");
+    index = lowerExpr(sub->getIdx());
+    return a;
   }
   if (const auto *deref = llvm::dyn_cast<clang::UnaryOperator>(e);
-      deref && deref->getOpcode() == clang::UO_Deref)
-    if (const StructArray *a = structArrayOf(deref->getSubExpr()))
-      return elementView(*a, intLit(0)); // *ps
+      deref && deref->getOpcode() == clang::UO_Deref) {
+    const StructArray *a = structArrayOf(deref->getSubExpr());
+    if (a)
+      index = intLit(0); // *ps
+    return a;
+  }
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
+      op && op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2) {
+    const StructArray *a = structArrayOf(op->getArg(0));
+    if (a)
+      index = lowerIndex(op->getArg(1)); // v[i]
+    return a;
+  }
+  if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    const StructArray *a = mc->getImplicitObjectArgument()
+                               ? structArrayOf(mc->getImplicitObjectArgument())
+                               : nullptr;
+    if (!a || !a->count)
+      return nullptr;
+    std::string name = mc->getMethodDecl()->getNameAsString();
+    if ((name == "at" || name == "operator[]") && mc->getNumArgs() == 1)
+      index = lowerIndex(mc->getArg(0));
+    else if (name == "front")
+      index = intLit(0);
+    else if (name == "back")
+      index = binary(BinaryOp::Sub, cast(ScalarType::intType(), varRef(a->count)), intLit(1));
+    else
+      return nullptr;
+    return a;
+  }
+  return nullptr;
+}
+
+std::optional<Lowering::RecordView> Lowering::structElement(const clang::Expr *e) {
+  ExprRef index;
+  if (const StructArray *a = indexedStructArray(e, index))
+    return elementView(*a, index);
   return std::nullopt;
+}
+
+const clang::CXXRecordDecl *Lowering::structVectorElement(clang::QualType t) {
+  const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || spec->getName() != "vector" ||
+      spec->getTemplateArgs().size() < 1 ||
+      spec->getTemplateArgs()[0].getKind() != clang::TemplateArgument::Type)
+    return nullptr;
+  const clang::CXXRecordDecl *element =
+      spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!element || element->isInStdNamespace() || element->isLambda())
+    return nullptr;
+  return element;
+}
+
+StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
+  std::string name = vd->getNameAsString();
+  SourcePos pos = position(vd->getLocation());
+  clang::QualType element =
+      ctx_.getRecordType(structVectorElement(vd->getType()));
+  StructArray a;
+  std::string problem = flattenRecord(element, ctx_, a.leaves);
+  if (!problem.empty())
+    unsupported(vd->getLocation(), "local '" + name + "': " + problem);
+  if (a.leaves.empty())
+    unsupported(vd->getLocation(), "local '" + name + "': '" + element.getAsString() +
+                                       "' has no members");
+  a.count = newLocal(name + "_size", sizeType(ctx_), pos);
+  std::vector<StmtRef> out{decl(a.count, intLit(0, a.count->elem))};
+  for (const RecordLeaf &leaf : a.leaves) {
+    if (leaf.dims.size() > 1)
+      unsupported(vd->getLocation(), "local '" + name + "': member '" + leaf.path +
+                                         "' is a two-dimensional array; vectors of structs may "
+                                         "hold one-dimensional member arrays only");
+    Var v;
+    v.name = name + "_" + leaf.path;
+    v.elem = leaf.elem;
+    v.shape = Var::Pointer;
+    v.ownsStorage = true;
+    v.origin = Var::Local;
+    v.pos = pos;
+    v.sizeVar = newLocal(v.name + "_size", sizeType(ctx_), pos);
+    Var *column = module_.newVar(v);
+    a.columns.push_back(column);
+    declareLeaf(column, out);
+  }
+  structArrays_[vd] = a;
+
+  // What it starts with: n value-initialised elements, n copies of one,
+  // a copy of another vector, a braced list.
+  const clang::Expr *init = vd->getInit() ? vd->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(init))
+    init = cleanups->getSubExpr()->IgnoreImplicit();
+  const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init);
+  if (!construct)
+    unsupported(vd->getLocation(), "this initialisation of the vector of structs '" + name +
+                                       "' is not supported; write (n), (n, value), (other) or "
+                                       "{a, b, ...}");
+  std::vector<const clang::Expr *> args;
+  for (const clang::Expr *arg : construct->arguments())
+    if (!llvm::isa<clang::CXXDefaultArgExpr>(arg))
+      args.push_back(arg);
+  const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
+  if (const auto *temp = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(first))
+    first = temp->getSubExpr()->IgnoreImplicit();
+  StmtRef body = withSideEffects([&] {
+    std::vector<StmtRef> stmts;
+    auto sized = [&](ExprRef count) {
+      stmts.push_back(assign(varRef(a.count), convert(count, a.count->elem)));
+      resizeColumns(a, stmts);
+    };
+    if (args.empty())
+      return block(stmts);
+    if (const auto *list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(first)) {
+      const clang::Expr *items = list->getSubExpr()->IgnoreImplicit();
+      if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(items))
+        items = temp->getSubExpr()->IgnoreImplicit();
+      const auto *l = llvm::dyn_cast<clang::InitListExpr>(items);
+      if (!l)
+        unsupported(first, "this initialiser list is not supported");
+      sized(intLit(l->getNumInits(), a.count->elem));
+      for (unsigned k = 0; k < l->getNumInits(); ++k)
+        initRecord(elementView(a, intLit(k)), l->getInit(k), /*declared=*/true, stmts);
+      return block(stmts);
+    }
+    if (args.size() == 1 && structVectorElement(args[0]->getType())) {
+      ExprRef index;
+      const StructArray *from = structArrayOf(args[0]);
+      if (!from || !from->count)
+        unsupported(args[0], "a vector of structs can be copied only from another local one");
+      sized(varRef(from->count));
+      stmts.push_back(rangeLoop(name, intLit(0), varRef(a.count), [&](ExprRef k) {
+        std::vector<StmtRef> copy;
+        copyRecord(elementView(a, k), elementView(*from, k), copy);
+        return copy;
+      }, pos));
+      return block(stmts);
+    }
+    if (args.size() <= 2 && args[0]->getType()->isIntegerType()) {
+      if (args.size() == 1 && element->getAsCXXRecordDecl()->hasUserProvidedDefaultConstructor())
+        unsupported(vd->getLocation(), "local '" + name + "': elements of '" +
+                                           element.getAsString() + "' have a constructor; "
+                                           "push_back the elements instead");
+      sized(lowerExpr(args[0]));
+      if (args.size() == 2) { // n copies of one value, built once
+        RecordView value = valueView(args[1]);
+        stmts.push_back(rangeLoop(name, intLit(0), varRef(a.count), [&](ExprRef k) {
+          std::vector<StmtRef> copy;
+          copyRecord(elementView(a, k), value, copy);
+          return copy;
+        }, pos));
+      } else {
+        stmts.push_back(rangeLoop(name, intLit(0), varRef(a.count), [&](ExprRef k) {
+          std::vector<StmtRef> fill;
+          initRecord(elementView(a, k), nullptr, /*declared=*/true, fill, /*zeroRest=*/true);
+          return fill;
+        }, pos));
+      }
+      return block(stmts);
+    }
+    unsupported(vd->getLocation(), "this constructor of the vector of structs '" + name +
+                                       "' is not supported; write (n), (n, value), (other) or "
+                                       "{a, b, ...}");
+  });
+  appendFlat(out, body);
+  StmtRef b = block(out);
+  b->pos = pos;
+  return b;
+}
+
+void Lowering::resizeColumns(const StructArray &a, std::vector<StmtRef> &out) {
+  for (size_t l = 0; l < a.columns.size(); ++l) {
+    Var *column = a.columns[l];
+    int64_t width = a.leaves[l].dims.empty() ? 1 : a.leaves[l].dims[0];
+    ExprRef count = varRef(a.count);
+    out.push_back(assign(varRef(column->sizeVar),
+                         width == 1 ? count
+                                    : binary(BinaryOp::Mul, count, intLit(width, count->type))));
+    resizeBuffer(column, out);
+  }
+}
+
+StmtRef Lowering::lowerStructVectorStmt(const clang::CXXMemberCallExpr *e) {
+  const clang::Expr *object = e->getImplicitObjectArgument();
+  if (!object || !structVectorElement(object->getType()))
+    return nullptr;
+  const StructArray *a = structArrayOf(object);
+  std::string name = e->getMethodDecl()->getNameAsString();
+  bool resizes = name == "push_back" || name == "emplace_back" || name == "resize" ||
+                 name == "clear" || name == "pop_back" || name == "reserve";
+  if (!resizes)
+    return nullptr;
+  if (!a || !a->count)
+    unsupported(e, "'" + name + "' changes the size of a vector of structs that is not a local "
+                   "of the function");
+  if (name == "reserve")
+    return block(); // capacity only
+  SourcePos pos = position(e->getBeginLoc());
+  Var *count = a->count;
+  std::vector<StmtRef> out;
+  if (name == "push_back" || name == "emplace_back") {
+    if (e->getNumArgs() != 1 || !e->getArg(0)->getType()->isRecordType())
+      unsupported(e, "'" + name + "' on a vector of structs takes one struct");
+    // The new element is an index: reading the vector's own elements
+    // (`v.push_back(v[0])`) after it grew reads the same values.
+    out.push_back(assign(varRef(count), intLit(1, count->elem), AssignOp::Add));
+    resizeColumns(*a, out);
+    ExprRef last = binary(BinaryOp::Sub, cast(ScalarType::intType(), varRef(count)), intLit(1));
+    initRecord(elementView(*a, last), e->getArg(0), /*declared=*/true, out);
+  } else if (name == "pop_back") {
+    out.push_back(assign(varRef(count), intLit(1, count->elem), AssignOp::Sub));
+    resizeColumns(*a, out);
+  } else if (name == "clear") {
+    out.push_back(assign(varRef(count), intLit(0, count->elem)));
+    resizeColumns(*a, out);
+  } else { // resize(n), resize(n, value)
+    Var *old = newLocal(count->name + "_old", count->elem, pos);
+    out.push_back(decl(old, varRef(count)));
+    out.push_back(assign(varRef(count), convert(lowerExpr(e->getArg(0)), count->elem)));
+    resizeColumns(*a, out);
+    std::optional<RecordView> value;
+    if (e->getNumArgs() > 1)
+      value = valueView(e->getArg(1));
+    out.push_back(rangeLoop(count->name, varRef(old), varRef(count), [&](ExprRef k) {
+      std::vector<StmtRef> fill;
+      if (value)
+        copyRecord(elementView(*a, k), *value, fill);
+      else
+        initRecord(elementView(*a, k), nullptr, /*declared=*/true, fill, /*zeroRest=*/true);
+      return fill;
+    }, pos));
+  }
+  StmtRef b = block(out);
+  b->pos = pos;
+  return b;
+}
+
+ExprRef Lowering::lowerStructVectorValue(const clang::CXXMemberCallExpr *e) {
+  const clang::Expr *object = e->getImplicitObjectArgument();
+  if (!object || !structVectorElement(object->getType()))
+    return nullptr;
+  const StructArray *a = structArrayOf(object);
+  std::string name = e->getMethodDecl()->getNameAsString();
+  if (name == "at" || name == "operator[]" || name == "front" || name == "back")
+    return nullptr; // an element: a struct, seen through structElement
+  if (!a || !a->count)
+    unsupported(e, "vectors of structs are supported as local variables only");
+  if (name == "size")
+    return convert(varRef(a->count), scalarType(e->getType(), e->getBeginLoc()));
+  if (name == "empty")
+    return binary(BinaryOp::Eq, varRef(a->count), intLit(0, a->count->elem));
+  unsupported(e, "the method '" + name + "' of a vector of structs is not supported; use "
+                 "size(), empty(), [], at(), front(), back(), push_back, pop_back, resize and "
+                 "clear");
+}
+
+StmtRef Lowering::lowerStructRangeFor(const clang::CXXForRangeStmt *s, const StructArray &a) {
+  const clang::VarDecl *loopVar = s->getLoopVariable();
+  std::string name = loopVar->getNameAsString();
+  SourcePos pos = position(loopVar->getLocation());
+  ExprRef extent;
+  if (a.count) {
+    extent = varRef(a.count);
+  } else if (const auto *array = ctx_.getAsConstantArrayType(s->getRangeInit()->getType())) {
+    extent = intLit(static_cast<int64_t>(array->getSize().getZExtValue()));
+  } else {
+    unsupported(s->getRangeInit(), "range-based 'for' loops over a pointer to structs are not "
+                                   "supported; index it");
+  }
+  Var *at = newLocal(name + "_at", ScalarType::intType(), pos);
+  RecordView element = elementView(a, varRef(at));
+  std::vector<StmtRef> body;
+  if (loopVar->getType()->isReferenceType()) {
+    RecordLocal record; // the element itself
+    for (size_t i = 0; i < element.places.size(); ++i) {
+      RecordLeaf leaf = a.leaves[i];
+      record.leaves.push_back(leaf);
+      record.places.push_back(element.places[i]);
+    }
+    records_[loopVar] = record;
+  } else {
+    RecordLocal copy = newRecordLocal(loopVar, "the loop variable '" + name + "'");
+    records_[loopVar] = copy;
+    for (const LeafPlace &p : copy.places)
+      declareLeaf(p.var, body);
+    copyRecord(viewOf(copy), element, body);
+  }
+  appendFlat(body, lowerStmt(s->getBody()));
+  return rangeLoop(at, intLit(0), extent, std::move(body), position(s->getBeginLoc()));
 }
 
 StmtRef Lowering::lowerRecordReference(const clang::VarDecl *vd) {
@@ -216,9 +525,8 @@ StmtRef Lowering::lowerRecordReference(const clang::VarDecl *vd) {
     }
     RecordView view;
     std::vector<StmtRef> binds;
-    const auto *sub = llvm::dyn_cast<clang::ArraySubscriptExpr>(at);
-    if (const StructArray *a = sub ? structArrayOf(sub->getBase()) : nullptr) {
-      ExprRef idx = lowerExpr(sub->getIdx());
+    ExprRef idx;
+    if (const StructArray *a = indexedStructArray(at, idx)) {
       if (idx->kind != ExprKind::IntLit) {
         Var *bound = newLocal(name + "_at", ScalarType::intType(), position(vd->getLocation()));
         binds.push_back(decl(bound, convert(idx, bound->elem)));

@@ -132,8 +132,11 @@ Lowering::RecordLocal Lowering::newTemporary(clang::QualType t, const std::strin
                                              std::vector<StmtRef> &out) {
   RecordLocal record;
   std::string problem = flattenRecord(t, ctx_, record.leaves);
-  if (!problem.empty())
-    unsupported(loc, "'" + t.getAsString() + "': " + problem);
+  if (!problem.empty()) {
+    std::string type = "'" + t.getUnqualifiedType().getAsString() + "'";
+    unsupported(loc, problem.compare(0, type.size(), type) == 0 ? problem
+                                                                : type + ": " + problem);
+  }
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
     v.name = name + "_" + leaf.path;
@@ -254,6 +257,8 @@ ExprRef Lowering::lowerUserCall(const clang::Expr *e, ScalarType type, const Rec
 
 ExprRef Lowering::lowerOperatorCall(const clang::CXXOperatorCallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (ExprRef element = lowerAccessorCall(e))
+    return element;
   if (!callee || !callee->getDefinition() ||
       ctx_.getSourceManager().isInSystemHeader(callee->getLocation()))
     unsupported(e, "calls of overloaded operators are supported only for operators of your own "
@@ -292,8 +297,8 @@ StmtRef Lowering::lowerStructReturn(const clang::ReturnStmt *s) {
   return out;
 }
 
-void Lowering::lowerMemberInits(const clang::CXXConstructorDecl *ctor, std::vector<StmtRef> &out) {
-  RecordView self = viewOf(thisRecords_.at(ctor));
+void Lowering::lowerMemberInits(const clang::CXXConstructorDecl *ctor, const RecordView &self,
+                                std::vector<StmtRef> &out) {
   for (const clang::CXXCtorInitializer *init : ctor->inits()) {
     const clang::FieldDecl *field = init->getMember();
     if (!init->isMemberInitializer() || !field)
@@ -307,7 +312,10 @@ void Lowering::lowerMemberInits(const clang::CXXConstructorDecl *ctor, std::vect
       value = cleanups->getSubExpr()->IgnoreImplicit();
     StmtRef s = withSideEffects([&] {
       std::vector<StmtRef> stmts;
-      if (field->getType()->isRecordType()) {
+      if (std::optional<ContainerType> c = containerTypeOf(field->getType(), ctx_);
+          c && c->isVector) {
+        initVector(member.places[0].var, value, stmts); // d(n, 0.0)
+      } else if (field->getType()->isRecordType()) {
         initRecord(member, value, /*declared=*/true, stmts);
       } else if (!member.dims[0].empty()) {
         if (llvm::isa<clang::InitListExpr>(value) || llvm::isa<clang::ImplicitValueInitExpr>(value))

@@ -368,7 +368,7 @@ Function *Lowering::lowerFunction(const clang::FunctionDecl *fd) {
   CapturesBound bound(*this, closureCaptures(fd));
   if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
     std::vector<StmtRef> stmts;
-    lowerMemberInits(ctor, stmts); // then its body
+    lowerMemberInits(ctor, viewOf(thisRecords_.at(ctor)), stmts); // then its body
     appendFlat(stmts, lowerStmt(fd->getBody()));
     f->body = block(stmts);
   } else {

@@ -88,6 +88,8 @@ private:
 
   // Statements (Lowering.cpp).
   StmtRef lowerStmt(const clang::Stmt *s);
+  /// True if `s` holds a `return` statement.
+  static bool hasReturn(const clang::Stmt *s);
   StmtRef lowerDecl(const clang::VarDecl *vd);
   StmtRef lowerExprStmt(const clang::Expr *e);
   StmtRef lowerExprStmtAlone(const clang::Expr *e);
@@ -114,6 +116,27 @@ private:
   StmtRef lowerStdArrayInit(Var *array, const clang::Expr *init);
   /// `std::vector<double> v(n);` and the other ways to make a vector local.
   StmtRef lowerVectorDecl(const clang::VarDecl *vd, const ContainerType &c);
+  /// What a std::vector starts with: its count, and its elements (listed
+  /// ones, or a value at each index: a constant, a copy's element).
+  struct VectorInit {
+    ExprRef count;
+    std::optional<int64_t> constantCount; // where C++ knows it at compile time
+    std::function<ExprRef(ExprRef)> valueAt;
+    std::vector<const clang::Expr *> listed;
+  };
+  VectorInit vectorInit(const clang::Expr *init, const ContainerType &c, const std::string &name,
+                        clang::SourceLocation loc);
+  /// Sets the elements of `data` (`length` of them) as `init` says.
+  void fillVector(Var *data, ExprRef length, const VectorInit &init, SourcePos pos,
+                  std::vector<StmtRef> &out);
+  /// Sizes and fills the buffer of vector `v` (a struct's member) from the
+  /// std::vector expression `init` (`d(n, 0.0)` in a constructor).
+  void initVector(Var *v, const clang::Expr *init, std::vector<StmtRef> &out);
+  /// Gives the buffer `v` owns the size in its size variable.
+  void resizeBuffer(Var *v, std::vector<StmtRef> &out);
+  /// `to = from` on two vectors: `from`'s size (`fromSize`) and elements.
+  void copyVector(Var *to, Var *from, ExprRef fromSize, clang::SourceLocation loc,
+                  std::vector<StmtRef> &out);
   /// The size of the vector local `vd` if it can be a plain array: sized
   /// once by a compile-time `count`, small, and never resized.
   std::optional<int64_t> fixedVectorSize(const clang::VarDecl *vd, std::optional<int64_t> count);
@@ -193,6 +216,8 @@ private:
   struct LeafPlace {
     Var *var = nullptr;
     ExprRef offset;
+    /// A std::vector member: the vector itself (a buffer and its size).
+    bool isVector() const { return var->sizeVar && !offset; }
   };
   struct RecordLocal {
     std::vector<RecordLeaf> leaves;
@@ -213,16 +238,57 @@ private:
   /// The leaves of `record` below the fields `path`.
   static RecordView subView(const RecordView &whole, const std::vector<const clang::FieldDecl *> &path);
   static RecordView viewOf(const RecordLocal &record);
+
+  // Calls lowered where they are made (LowerInlined.cpp).
+  /// Calls being lowered where they are made (LowerInlined.cpp), innermost
+  /// last: the object `this` names in each, and what its parameters stand
+  /// for (a value or place, or a variable: a local copy, the caller's
+  /// buffer). Valid while no helper called inside is being lowered
+  /// (`depth`, the call stack's size).
+  struct Inlined {
+    const clang::FunctionDecl *fn = nullptr;
+    size_t depth = 0;
+    std::optional<RecordView> self;
+    std::vector<std::pair<const clang::ParmVarDecl *, ExprRef>> values;
+    std::vector<std::pair<const clang::ParmVarDecl *, Var *>> vars;
+  };
+  /// The expression an accessor returns (its body is one `return E;`, E an
+  /// lvalue of a number without side effects); null for other functions.
+  const clang::Expr *accessorResult(const clang::FunctionDecl *callee);
+  /// A call of an accessor: the element it returns, with `this` and the
+  /// parameters standing for the call's object and arguments. Null when
+  /// the callee is no accessor or an argument cannot be bound.
+  ExprRef lowerAccessorCall(const clang::CallExpr *e);
+  /// Inside an accessor being lowered at a call: what parameter `vd` stands
+  /// for (null for other variables), and the object `this` names.
+  ExprRef inlinedParam(const clang::VarDecl *vd);
+  /// Whether a call of `def` is being lowered where it is made.
+  bool beingInlined(const clang::FunctionDecl *def) const;
+  const RecordView *inlinedObject();
+  /// Lowers `lower()` inside the call frame `frame` (its variables bound).
+  template <class Lower> auto insideInlined(Inlined frame, Lower lower);
   /// The leaf member `e` (s.a.b) names: a view of one leaf.
   RecordView memberLeaf(const clang::Expr *e);
   StmtRef lowerRecordDecl(const clang::VarDecl *vd);
   /// The leaves of the struct local `vd` (a reference's referent too), as
   /// new locals named after it; `what` names it in a refusal.
   RecordLocal newRecordLocal(const clang::VarDecl *vd, const std::string &what);
+  /// Declares leaf `v` of a struct local: a vector member empty.
+  void declareLeaf(Var *v, std::vector<StmtRef> &out);
+  /// Whether struct type `t` holds a std::vector (nested structs too).
+  bool holdsVectors(clang::QualType t);
+  /// `S s(args)` with the constructor the user wrote, for a struct holding
+  /// vectors: the constructor's member initialisers and body, lowered where
+  /// the object is built (they size its vectors, which only the function
+  /// owning them may), its parameters locals set from the arguments.
+  void inlineConstructor(const RecordView &to, const clang::CXXConstructExpr *construct,
+                         std::vector<StmtRef> &out);
   /// Sets `to` from a braced list, an implicit constructor or another struct
-  /// (`declared`: at its declaration, where default member values apply).
+  /// (`declared`: at its declaration, where default member values apply;
+  /// `zeroRest`: without `init`, members without one are zero, as for an
+  /// element a std::vector adds).
   void initRecord(const RecordView &to, const clang::Expr *init, bool declared,
-                  std::vector<StmtRef> &out);
+                  std::vector<StmtRef> &out, bool zeroRest = false);
   void copyRecord(const RecordView &to, const RecordView &from, std::vector<StmtRef> &out);
   StmtRef lowerRecordAssign(const clang::CXXOperatorCallExpr *e);
   /// A struct parameter of a helper: one parameter per leaf member (a scalar
@@ -296,7 +362,8 @@ private:
   /// The return of a function returning a struct: its value into the result.
   StmtRef lowerStructReturn(const clang::ReturnStmt *s);
   /// A constructor's member initialisers, default member values included.
-  void lowerMemberInits(const clang::CXXConstructorDecl *ctor, std::vector<StmtRef> &out);
+  void lowerMemberInits(const clang::CXXConstructorDecl *ctor, const RecordView &self,
+                        std::vector<StmtRef> &out);
   /// The name of the function a call calls, for messages.
   static std::string calleeName(const clang::CallExpr *c);
   /// The arguments of `callee` from `cxxArgs` (see lowerArgs).
@@ -313,6 +380,12 @@ private:
     std::vector<RecordLeaf> leaves;
     std::vector<int64_t> offsets; // of each leaf inside an element
     int64_t stride = 0;           // scalars per element
+    /// A local std::vector of structs instead: one column per leaf (a
+    /// buffer the function owns, as a vector local), element i's leaf l at
+    /// `columns[l][i * w]` (w: 1, or a member array's extent), and the
+    /// number of elements in `count`.
+    std::vector<Var *> columns;
+    Var *count = nullptr;
   };
   /// The layout of struct `t` as an element of an array (`what` names the
   /// variable in messages); refuses structs with members of several types.
@@ -328,6 +401,23 @@ private:
   RecordView elementView(const StructArray &a, ExprRef index);
   /// `ps[i]` on an array of structs: the view of that element.
   std::optional<RecordView> structElement(const clang::Expr *e);
+  /// The array or vector of structs `e` indexes (`ps[i]`, `v[i]`, `v.at(i)`,
+  /// `v.front()`, `v.back()`, `*ps`) and the index; null when it is none.
+  const StructArray *indexedStructArray(const clang::Expr *e, ExprRef &index);
+  /// The struct type of the elements of `t` if it is a std::vector of
+  /// structs; null otherwise.
+  const clang::CXXRecordDecl *structVectorElement(clang::QualType t);
+  /// `std::vector<S> v(n);`, `(n, s)`, `(other)`, `{s1, s2}`, or empty.
+  StmtRef lowerStructVectorDecl(const clang::VarDecl *vd);
+  /// Sizes every column of `a` for its count.
+  void resizeColumns(const StructArray &a, std::vector<StmtRef> &out);
+  /// `v.push_back(s)`, `resize`, `clear`, `pop_back`, `reserve` on a vector
+  /// of structs; null for other statements.
+  StmtRef lowerStructVectorStmt(const clang::CXXMemberCallExpr *e);
+  /// `v.size()`, `v.empty()` on a vector of structs; null otherwise.
+  ExprRef lowerStructVectorValue(const clang::CXXMemberCallExpr *e);
+  /// `for (S& p : ps)` and `for (S p : ps)` over an array or vector of structs.
+  StmtRef lowerStructRangeFor(const clang::CXXForRangeStmt *s, const StructArray &a);
   /// `const S& p = ps[i];`, `S& b = c;`: `p` stands for that struct, its
   /// index bound once.
   StmtRef lowerRecordReference(const clang::VarDecl *vd);
@@ -599,6 +689,7 @@ private:
   std::map<const clang::FunctionDecl *, std::optional<std::set<const clang::VarDecl *>>>
       resizedVectors_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
+  std::vector<Inlined> inlined_;
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
   std::map<std::string, int> lambdaNameCount_;

@@ -248,8 +248,36 @@ std::shared_ptr<const TemplateKernel> describeTemplateKernel(const clang::Functi
   return t;
 }
 
+namespace {
+
+/// Why copying a struct of type `rd` member by member is not what its own
+/// code does: a copy constructor, an assignment or a destructor it defines
+/// (a class that owns memory). Empty when it copies as its members do.
+std::string ownCopyProblem(const clang::CXXRecordDecl *rd, clang::QualType t) {
+  for (const clang::CXXConstructorDecl *ctor : rd->ctors())
+    if (ctor->isUserProvided() && ctor->isCopyOrMoveConstructor())
+      return "'" + t.getUnqualifiedType().getAsString() + "' defines its own copy or move "
+             "constructor; classes that manage their own memory are not supported yet (hold "
+             "the elements in a std::vector member instead)";
+  for (const clang::CXXMethodDecl *m : rd->methods())
+    if (m->isUserProvided() && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()))
+      return "'" + t.getUnqualifiedType().getAsString() + "' defines its own assignment; "
+             "classes that manage their own memory are not supported yet (hold the elements "
+             "in a std::vector member instead)";
+  if (const clang::CXXDestructorDecl *dtor = rd->getDestructor(); dtor && dtor->isUserProvided()) {
+    const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(dtor->getBody());
+    if (!body || !body->body_empty())
+      return "'" + t.getUnqualifiedType().getAsString() + "' has a destructor that does "
+             "something; classes that manage their own memory are not supported yet (hold "
+             "the elements in a std::vector member instead)";
+  }
+  return "";
+}
+
+} // namespace
+
 std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
-                          std::vector<RecordLeaf> &out) {
+                          std::vector<RecordLeaf> &out, bool vectors) {
   const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd || !rd->hasDefinition())
     return "variables of type '" + t.getAsString() + "' are not supported";
@@ -263,9 +291,11 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
     return "unions are not supported";
   if (rd->isPolymorphic() || rd->getNumBases() > 0)
     return "structs with base classes or virtual functions are not supported";
-  if (!rd->isTriviallyCopyable())
-    return "structs that are not trivially copyable (such as '" + t.getAsString() +
-           "', holding containers) are not supported yet";
+  if (!rd->isTriviallyCopyable()) {
+    std::string problem = ownCopyProblem(rd, t);
+    if (!problem.empty())
+      return problem;
+  }
   std::vector<const clang::FieldDecl *> prefix;
   auto visit = [&](const clang::CXXRecordDecl *record, const std::string &path,
                    auto &self) -> std::string {
@@ -275,9 +305,28 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       prefix.push_back(field);
       clang::QualType ft = field->getType();
       const clang::CXXRecordDecl *inner = ft->getAsCXXRecordDecl();
-      if (inner && containerTypeOf(ft, ctx))
+      std::optional<ContainerType> container = containerTypeOf(ft, ctx);
+      if (inner && container)
         inner = nullptr; // a std::array member is an array leaf
-      if (inner) {
+      if (container && container->isVector) {
+        if (!vectors)
+          return "member '" + field->getNameAsString() + "' is a std::vector; structs holding "
+                 "vectors are supported as locals and helper parameters only";
+        RecordLeaf leaf;
+        leaf.fields = prefix;
+        leaf.path = name;
+        leaf.elem = container->elem;
+        leaf.isVector = true;
+        out.push_back(leaf);
+      } else if (inner) {
+        if (!inner->isTriviallyCopyable() && inner->isInStdNamespace())
+          return "member '" + field->getNameAsString() + "' of type '" + ft.getAsString() +
+                 "' is not supported";
+        if (!inner->isTriviallyCopyable()) {
+          std::string problem = ownCopyProblem(inner, ft);
+          if (!problem.empty())
+            return problem;
+        }
         if (inner->isLambda())
           return "member '" + field->getNameAsString() +
                  "' is a lambda; storing a lambda in a struct is not supported";
@@ -305,7 +354,11 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
     }
     return "";
   };
-  return visit(rd, "", visit);
+  std::string problem = visit(rd, "", visit);
+  if (problem.empty() && !vectors && !rd->isTriviallyCopyable())
+    return "structs that are not trivially copyable (such as '" + t.getAsString() +
+           "') are not supported here";
+  return problem;
 }
 
 } // namespace cgp

@@ -53,12 +53,18 @@ struct RecordLeaf {
   std::string path;            // "pos_x": the field names joined by '_'
   ScalarType elem;
   std::vector<int64_t> dims;   // empty for a scalar
+  /// A std::vector member: a buffer of `elem` with its size, like a vector
+  /// local (dims empty).
+  bool isVector = false;
 };
 
 /// The leaves of struct type `t`, in declaration order. Returns an empty
 /// string on success, else why the struct cannot be split into leaves.
+/// With `vectors`, members that are std::vectors of numbers are leaves too
+/// (a struct holding them is not trivially copyable, but copies as its
+/// members do unless it defines its own copies or destructor).
 std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
-                          std::vector<RecordLeaf> &out);
+                          std::vector<RecordLeaf> &out, bool vectors = false);
 
 /// True for a lambda's closure type (references and const looked through).
 bool isLambdaType(clang::QualType t);

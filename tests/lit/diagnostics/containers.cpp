@@ -28,7 +28,7 @@ void k(std::vector<double>& y, double a) {
 CGP_GRAD(x)
 void k(const std::vector<double>& x, std::vector<double>& y) {
   y = x;
-  // VECTOR_ASSIGN: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': assigning a whole std::vector is not supported; copy its elements in a loop
+  // VECTOR_ASSIGN: containers.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': assigns a whole std::vector ('y') that is not a local of this function; its size is the caller's
 }
 #endif
 
