@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -65,6 +66,21 @@ bool parseByteSize(const char *text, std::int64_t &bytes) {
     return false;
   bytes = n * scale;
   return true;
+}
+
+const char *currentGradientName(); // stats.cpp
+
+/// One CGP_DEBUG line: `cgp-debug: f_grad: ...`, naming the gradient the
+/// calling thread is in.
+static void debugPrint(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void debugPrint(const char *format, ...) {
+  char text[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  const char *gradient = currentGradientName();
+  std::fprintf(stderr, "cgp-debug: %s%s%s", gradient ? gradient : "", gradient ? ": " : "", text);
 }
 
 bool debugEnabled() {
@@ -121,8 +137,8 @@ void endCall(std::int64_t compiledBudget) {
                  "its loops were not planned to fit one; build it with --memory-budget=SIZE\n",
                  peak, static_cast<long long>(budget));
   if (debugEnabled())
-    std::fprintf(stderr,
-                 "cgp-debug: this call held %zu bytes of tape and snapshots, over the budget "
+    debugPrint(
+                 "this call held %zu bytes of tape and snapshots, over the budget "
                  "of %lld bytes: the budget is below what its loops need at the least, or "
                  "a loop could not be checkpointed (see --explain)\n",
                  peak, static_cast<long long>(budget));
@@ -213,8 +229,8 @@ void reportBelowMinimum(std::int64_t budget, const char *snapshots, std::size_t 
                         const std::string &alsoNeeded, double inUse, double afterBytes) {
   if (!debugEnabled())
     return;
-  std::fprintf(stderr,
-               "cgp-debug: budget %lld bytes is below this loop's minimum (%s of %zu bytes and "
+  debugPrint(
+               "budget %lld bytes is below this loop's minimum (%s of %zu bytes and "
                "%s, with %.0f in use and about %.0f for what follows the loop): using the "
                "minimum\n",
                static_cast<long long>(budget), snapshots, stateBytes, alsoNeeded.c_str(), inUse,
@@ -293,23 +309,23 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
       countRetrace();
     if (debugEnabled()) {
       if (tapeFirst && leaveRoom)
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape iterations while "
+        debugPrint("%s loop of %lld iterations: tape iterations while "
                      "they hold less than half of %.0f bytes, the other half kept for the "
                      "iterations after them; the loops inside it plan their own reversal "
                      "(budget %lld)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), room, static_cast<long long>(budget));
       else if (snapshots == 0 && leaveRoom)
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape it, the loops inside "
+        debugPrint("%s loop of %lld iterations: tape it, the loops inside "
                      "it plan their own reversal (budget %lld)\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
                      static_cast<long long>(budget));
       else if (snapshots == 0)
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape every iteration "
+        debugPrint("%s loop of %lld iterations: tape every iteration "
                      "(about %.0f bytes; budget %s)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), static_cast<double>(steps) * iterationBytes,
                      budget >= 0 ? std::to_string(budget).c_str() : "none");
       else if (budget < 0)
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: no budget in force; tape "
+        debugPrint("%s loop of %lld iterations: no budget in force; tape "
                      "the last %lld iterations and run the first %lld again, from %d "
                      "snapshot%s of %zu bytes (the plan's replay allowance: %.1f%% of the "
                      "iterations)\n", site.steps >= 0 ? "re-plan:" : "plan:",
@@ -317,14 +333,14 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      static_cast<long long>(steps - segment), snapshots,
                      snapshots == 1 ? "" : "s", stateBytes, 100 * replayShare);
       else if (tapeFirst)
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: tape iterations while "
+        debugPrint("%s loop of %lld iterations: tape iterations while "
                      "they fit in %.0f bytes (at most %.0f bytes each), then binomial "
                      "checkpointing of the rest with snapshots of %zu bytes in what is left "
                      "(budget %lld)\n", site.steps >= 0 ? "re-plan:" : "plan:",
                      static_cast<long long>(steps), room, iterationBytes, stateBytes,
                      static_cast<long long>(budget));
       else
-        std::fprintf(stderr, "cgp-debug: %s loop of %lld iterations: binomial checkpointing "
+        debugPrint("%s loop of %lld iterations: binomial checkpointing "
                      "with %d snapshots of %zu bytes, segments of %lld iterations taped at "
                      "once, %lld iterations run again (budget %lld)%s\n",
                      site.steps >= 0 ? "re-plan:" : "plan:", static_cast<long long>(steps),
@@ -391,8 +407,8 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
     if (site.snapshots >= 0)
       countRetrace();
     if (debugEnabled())
-      std::fprintf(stderr,
-                   "cgp-debug: %s loop of unknown trip count: online checkpointing with up to %d "
+      debugPrint(
+                   "%s loop of unknown trip count: online checkpointing with up to %d "
                    "snapshots of %zu bytes, segments of %lld iterations taped at once (budget "
                    "%lld)%s\n",
                    site.snapshots >= 0 ? "re-plan:" : "plan:", snapshots, stateBytes,
@@ -717,7 +733,7 @@ void LoopCheckpoints::planRest() {
   if (debugEnabled() && (saidTotal != runs().run.total || saidTaped != runs().run.taped)) {
     saidTotal = runs().run.total;
     saidTaped = runs().run.taped;
-    std::fprintf(stderr, "cgp-debug: loop of %lld iterations: the first %lld taped (%.0f "
+    debugPrint("loop of %lld iterations: the first %lld taped (%.0f "
                  "bytes), then binomial checkpointing of the rest with %d snapshots, segments "
                  "of %lld iterations, %lld iterations run again\n",
                  static_cast<long long>(runs().run.total), static_cast<long long>(runs().run.taped),

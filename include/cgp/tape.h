@@ -228,7 +228,21 @@ void resetStats();
 /// Bytes the calling thread's loop snapshots hold (see checkpoint.h).
 std::size_t checkpointBytes();
 
-/// Counts one call of a generated gradient (and starts its peak).
+/// The counters of one gradient (by name), for the `kernels` object of
+/// CGP_STATS=1. Registered once per name; lives as long as the program.
+struct GradientStats;
+GradientStats &gradientStats(const char *name);
+
+/// The counters of the gradient named `name` (zero if it never ran).
+Stats stats(const char *name);
+
+/// Counts one call of a generated gradient (and starts its peak); the
+/// retraces, replays and peak of the calling thread count for `kernel`
+/// until its next countCall. Generated code passes its own counters:
+///   static cgp::rt::GradientStats &cgp_stats = cgp::rt::gradientStats("f_grad");
+///   cgp::rt::countCall(cgp_stats);
+void countCall(GradientStats &kernel);
+/// Counts one call of a gradient that has no counters of its own.
 void countCall();
 
 /// The most bytes of tape and snapshots the calling thread has held since

@@ -210,10 +210,10 @@ class Fuzzer:
                 kind = "run hangs" if st == "timeout" else "run crashes (%s)" % st
                 return self.split_or_fail(seeds, d, kind, out, mode)
             outputs[mode] = parse_output(out)
-            m = re.search(r'cgp-stats: .*"recomputed_iterations": (\d+)', out)
+            m = re.search(r'cgp-stats: [^\n]*?"recomputed_iterations": (\d+)', out)
             if m:
                 res.recomputed += int(m.group(1))
-            res.over += out.count("cgp-debug: this call held")
+            res.over += out.count(": this call held")
         # checks and bits
         for s in seeds:
             name = "k%d" % s

@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$here/consumer" "$work/src" # builds edit kernel.cpp: work on a copy
 
-want='cgp-stats: {"peak_tape_bytes": 800000, "calls": 1, "retraces": 0, "recomputed_iterations": 0}'
+want='cgp-stats: {"peak_tape_bytes": 800000, "calls": 1, "retraces": 0, "recomputed_iterations": 0, "kernels": {"square_grad": {"peak_tape_bytes": 800000, "calls": 1, "retraces": 0, "recomputed_iterations": 0}}}'
 fail() { echo "check-consumer: FAIL: $*" >&2; exit 1; }
 
 # run_consumer EXE: checks its stdout, and that CGP_STATS=1 adds exactly one

@@ -285,7 +285,8 @@ TEST_CASE("the process-wide peak follows notePeak() after resetStats()", "[stats
 TEST_CASE("statsLine() has the exact CGP_STATS format", "[stats]") {
   cgp::rt::resetStats();
   CHECK(cgp::rt::statsLine() == "cgp-stats: {\"peak_tape_bytes\": 0, \"calls\": 0, "
-                                "\"retraces\": 0, \"recomputed_iterations\": 0}");
+                                "\"retraces\": 0, \"recomputed_iterations\": 0, "
+                                "\"kernels\": {}}");
   Tape &tape = Tape::current();
   tape.clear();
   for (int i = 0; i < 4; ++i)
@@ -299,15 +300,66 @@ TEST_CASE("statsLine() has the exact CGP_STATS format", "[stats]") {
   CHECK(line.find('\n') == std::string::npos);
   const nlohmann::json j = nlohmann::json::parse(line.substr(prefix.size()));
   REQUIRE(j.is_object());
-  CHECK(j.size() == 4);
+  CHECK(j.size() == 5);
   CHECK(j.at("peak_tape_bytes").get<std::uint64_t>() == 32);
   CHECK(j.at("calls").get<std::uint64_t>() == 2);
   CHECK(j.at("retraces").get<std::uint64_t>() == 0);
   CHECK(j.at("recomputed_iterations").get<std::uint64_t>() == 0);
+  CHECK(j.at("kernels").empty()); // no gradient with counters of its own ran
   for (const auto &item : j.items())
-    CHECK(item.value().is_number_unsigned());
+    if (item.key() != "kernels")
+      CHECK(item.value().is_number_unsigned());
   tape.clear();
   cgp::rt::resetStats();
+}
+
+TEST_CASE("CGP_STATS gives each gradient's figures under its name", "[stats]") {
+  cgp::rt::resetStats();
+  Tape &tape = Tape::current();
+  tape.clear();
+  cgp::rt::GradientStats &f = cgp::rt::gradientStats("f_grad");
+  cgp::rt::GradientStats &g = cgp::rt::gradientStats("ns::g_grad");
+  CHECK(&cgp::rt::gradientStats("f_grad") == &f); // one record per name
+  cgp::rt::countCall(f);
+  for (int i = 0; i < 8; ++i)
+    tape.push(1.0);
+  tape.notePeak(); // 64 bytes, in f's call
+  tape.clear();
+  cgp::rt::countCall(g);
+  tape.push(1.0);
+  tape.notePeak(); // 8 bytes, in g's call
+  tape.clear();
+  cgp::rt::countCall(g);
+  std::thread([] {
+    // Another thread's call of f counts for f, not for the gradient this
+    // thread last entered.
+    cgp::rt::countCall(cgp::rt::gradientStats("f_grad"));
+    Tape &mine = Tape::current();
+    for (int i = 0; i < 2; ++i)
+      mine.push(1.0);
+    mine.notePeak();
+    mine.clear();
+  }).join();
+  CHECK(cgp::rt::stats().calls == 4);
+  CHECK(cgp::rt::stats().peakTapeBytes == 64);
+  CHECK(cgp::rt::stats("f_grad").calls == 2);
+  CHECK(cgp::rt::stats("f_grad").peakTapeBytes == 64);
+  CHECK(cgp::rt::stats("ns::g_grad").calls == 2);
+  CHECK(cgp::rt::stats("ns::g_grad").peakTapeBytes == 8);
+  CHECK(cgp::rt::stats("never_ran").calls == 0);
+  const std::string line = cgp::rt::statsLine();
+  const nlohmann::json j = nlohmann::json::parse(line.substr(std::string("cgp-stats: ").size()));
+  CHECK(j.at("calls").get<std::uint64_t>() == 4);
+  const nlohmann::json &kernels = j.at("kernels");
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels.at("f_grad").at("calls").get<std::uint64_t>() == 2);
+  CHECK(kernels.at("f_grad").at("peak_tape_bytes").get<std::uint64_t>() == 64);
+  CHECK(kernels.at("ns::g_grad").at("calls").get<std::uint64_t>() == 2);
+  CHECK(kernels.at("ns::g_grad").at("peak_tape_bytes").get<std::uint64_t>() == 8);
+  CHECK(kernels.at("ns::g_grad").at("retraces").get<std::uint64_t>() == 0);
+  CHECK(kernels.at("ns::g_grad").at("recomputed_iterations").get<std::uint64_t>() == 0);
+  cgp::rt::resetStats();
+  CHECK(cgp::rt::stats("f_grad").calls == 0);
 }
 
 TEST_CASE("the redo tape puts back the first kept value of each slot", "[tape][redo]") {

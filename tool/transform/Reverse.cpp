@@ -336,7 +336,14 @@ bool ReverseMode::Impl::gradient(Function &k, GeneratedCode &out) {
     body.push_back(raw("cgp::dev::Tape cgp_tape(cgp_tape_space, sizeof cgp_tape_space);"));
   } else {
     body.push_back(raw("cgp::rt::Tape &cgp_tape = cgp::rt::Tape::current();"));
-    body.push_back(raw("cgp::rt::countCall();"));
+    // CGP_STATS's figures for this gradient (interface.md section 5).
+    std::string statsName;
+    for (const std::string &ns : k.namespaces)
+      statsName += (ns.empty() ? "(anonymous)" : ns) + "::";
+    statsName += k.name + "_grad";
+    body.push_back(raw("static cgp::rt::GradientStats &cgp_stats = cgp::rt::gradientStats(\"" +
+                       statsName + "\");"));
+    body.push_back(raw("cgp::rt::countCall(cgp_stats);"));
   }
   appendAll(body, sweeps.topDecls);
   if (redo) {
