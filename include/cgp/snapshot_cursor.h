@@ -3,7 +3,8 @@
 // (cgp/checkpoint.h) and the device's (cgp/device_checkpoint.h). Generated
 // code calls beginSave(slot) or beginLoad(slot) on the checkpoints object,
 // then put(v) / v = getValue<T>() / get(array) for each state variable in
-// order; the object points the cursor at the slot.
+// order (putElements(v, n) / getElements(v, n) for a std::vector local's
+// elements); the object points the cursor at the slot.
 #ifndef CGP_SNAPSHOT_CURSOR_H
 #define CGP_SNAPSHOT_CURSOR_H
 
@@ -27,6 +28,16 @@ public:
   template <class T, std::size_t N> CGP_HOST_DEVICE void put(const T (&values)[N]) {
     std::memcpy(cursor_, values, sizeof(T) * N);
     cursor_ += sizeof(T) * N;
+  }
+  /// Saves the `n` elements at `values` (a std::vector local's), or reads
+  /// them back into the same storage.
+  template <class T> CGP_HOST_DEVICE void putElements(const T *values, std::size_t n) {
+    std::memcpy(cursor_, values, sizeof(T) * n);
+    cursor_ += sizeof(T) * n;
+  }
+  template <class T> CGP_HOST_DEVICE void getElements(T *values, std::size_t n) {
+    std::memcpy(values, cursor_, sizeof(T) * n);
+    cursor_ += sizeof(T) * n;
   }
   template <class T> CGP_HOST_DEVICE T getValue() {
     T value;

@@ -40,7 +40,7 @@
 // Nothing of the counted loop runs again; the while loop, planned online,
 // runs its 43 iterations untaped and then taped in each of the three
 // gradient calls (online loops do not tape first): 129.
-// WHOLE: "calls": 6, "retraces": 0, "recomputed_iterations": 129}
+// WHOLE: "calls": 6, "retraces": 0, "recomputed_iterations": 129, "kernels"
 #include <cgp/cgp.h>
 #include <cmath>
 

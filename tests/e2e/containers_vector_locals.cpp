@@ -7,7 +7,9 @@
 // Also: a local vector passed to helpers by const& and by &, and walked by
 // range-for; vectors that grow and shrink (push_back in loops, a value that
 // reads the vector itself, pop_back, resize, clear, reserve), in a kernel and
-// in a helper called in a loop.
+// in a helper called in a loop; a vector built from a range of a buffer
+// (`std::vector<double> w(x, x + n)`, `(x + 1, x + n)`, `(v.begin(), v.end())`)
+// and refilled by `assign(first, last)` and `assign(n, value)`.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -114,6 +116,22 @@ double walk(const std::vector<double>& x, double a, int n) {
   return trail[0] + running_max_sum(x, a) + running_max_sum(x, 0.5 * a);
 }
 
+CGP_GRAD(x)
+CGP_JVP(x)
+double from_ranges(const double* x, int n) {
+  std::vector<double> w(x, x + n);
+  std::vector<double> tail(x + 1, x + n);
+  std::vector<double> copy(w.begin(), w.end());
+  double s = 0;
+  for (std::size_t i = 0; i < tail.size(); ++i)
+    s += tail[i] * w[i] + std::cos(copy[i]);
+  w.assign(tail.begin(), tail.end() - 1);
+  for (double v : w)
+    s += v * v * v;
+  copy.assign(3, x[0] * x[1]);
+  return s + copy[0] * static_cast<double>(copy.size() + w.size());
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -159,6 +177,14 @@ int main() {
     c.jvp([&](cgp_test::Tangents& t) {
       return walk_jvp(x, a, n, std::vector<double>(t.f64("x"), t.f64("x") + m), t.s64("a"));
     });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("from_ranges (vectors built and assigned from ranges)");
+    std::vector<double>& x = c.in("x", 5, -0.8, 0.8);
+    c.primal([&] { return from_ranges(x.data(), 5); });
+    c.grad([&](cgp_test::Grads& d) { return from_ranges_grad(x.data(), 5, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return from_ranges_jvp(x.data(), 5, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

@@ -306,12 +306,12 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
                          position(e->getBeginLoc()));
     }
     if (name == "push_back" || name == "emplace_back" || name == "resize" ||
-        name == "clear" || name == "pop_back" || name == "reserve")
+        name == "clear" || name == "pop_back" || name == "reserve" || name == "assign")
       return lowerVectorResize(mc, name);
-    if (name == "assign" || name == "insert" || name == "erase" || name == "swap" ||
+    if (name == "insert" || name == "erase" || name == "swap" ||
         name == "shrink_to_fit" || name == "emplace")
       unsupported(e, "'" + name + "' on a std::vector is not supported; use push_back, "
-                     "pop_back, resize or clear, or assign its elements");
+                     "pop_back, resize, clear or assign, or set its elements");
     return nullptr;
   }
   const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
@@ -363,7 +363,16 @@ StmtRef Lowering::lowerVectorResize(const clang::CXXMemberCallExpr *e, const std
   SourcePos pos = position(e->getBeginLoc());
   std::vector<StmtRef> out;
   auto resized = [&] { resizeBuffer(v, out); };
-  if (name == "push_back" || name == "emplace_back") {
+  if (name == "assign") { // assign(n, value), assign(first, last)
+    std::vector<const clang::Expr *> args(e->arg_begin(), e->arg_end());
+    std::optional<ContainerType> c = containerTypeOf(object->getType(), ctx_);
+    if (args.size() != 2)
+      unsupported(e, "'assign' takes a count and a value, or a range, here");
+    VectorInit what = vectorContents(args, *c, v->name, e->getBeginLoc());
+    out.push_back(assign(varRef(size), what.count));
+    resized();
+    fillVector(v, varRef(size), what, pos, out);
+  } else if (name == "push_back" || name == "emplace_back") {
     if (e->getNumArgs() != 1)
       unsupported(e, "'" + name + "' with other than one argument is not supported");
     // The value first: it may read the vector (v.push_back(v.back())).
@@ -489,7 +498,6 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
 
 Lowering::VectorInit Lowering::vectorInit(const clang::Expr *init, const ContainerType &c,
                                            const std::string &name, clang::SourceLocation loc) {
-  ScalarType sizeElem = sizeType(ctx_);
   // What it starts with: a count and a value, a copy, a braced list.
   init = init ? init->IgnoreImplicit() : nullptr;
   if (const auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(init))
@@ -498,11 +506,18 @@ Lowering::VectorInit Lowering::vectorInit(const clang::Expr *init, const Contain
   if (!construct)
     unsupported(loc, "this initialisation of the std::vector '" + name +
                          "' is not supported; write std::vector<T> " + name +
-                         "(n), (n, value), (other) or {a, b, ...}");
+                         "(n), (n, value), (first, last), (other) or {a, b, ...}");
   std::vector<const clang::Expr *> args;
   for (const clang::Expr *a : construct->arguments())
     if (!llvm::isa<clang::CXXDefaultArgExpr>(a))
       args.push_back(a);
+  return vectorContents(args, c, name, loc);
+}
+
+Lowering::VectorInit Lowering::vectorContents(const std::vector<const clang::Expr *> &args,
+                                              const ContainerType &c, const std::string &name,
+                                              clang::SourceLocation loc) {
+  ScalarType sizeElem = sizeType(ctx_);
   VectorInit out;
   const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
   if (const auto *temp = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(first))
@@ -540,10 +555,20 @@ Lowering::VectorInit Lowering::vectorInit(const clang::Expr *init, const Contain
                     : c.elem.isFloating() ? floatLit(0.0, c.elem)
                                           : intLit(0, c.elem);
     out.valueAt = [value](ExprRef) { return value; };
+  } else if (args.size() == 2) { // (first, last): a range of one buffer
+    ExprRef first = iteratorAddress(args[0], "vector");
+    ExprRef end = rangeEnd(args[0], first, iteratorAddress(args[1], "vector"), "vector");
+    ExprRef from = first->operands[0];
+    bool fromZero = from->kind == ExprKind::IntLit && from->intValue == 0;
+    out.count = convert(fromZero ? end : binary(BinaryOp::Sub, end, from), sizeElem);
+    Var *buffer = first->var;
+    out.valueAt = [buffer, from, fromZero](ExprRef k) {
+      return index(buffer, {fromZero ? k : binary(BinaryOp::Add, from, k)});
+    };
   } else {
     unsupported(loc, "this constructor of the std::vector '" + name +
                          "' is not supported; write std::vector<T> " + name +
-                         "(n), (n, value), (other) or {a, b, ...}");
+                         "(n), (n, value), (first, last), (other) or {a, b, ...}");
   }
   return out;
 }

@@ -126,6 +126,10 @@ private:
   };
   VectorInit vectorInit(const clang::Expr *init, const ContainerType &c, const std::string &name,
                         clang::SourceLocation loc);
+  /// The same from the arguments of a constructor or of `assign`: (n),
+  /// (n, value), (first, last), (other), an initialiser list, or none.
+  VectorInit vectorContents(const std::vector<const clang::Expr *> &args, const ContainerType &c,
+                            const std::string &name, clang::SourceLocation loc);
   /// Sets the elements of `data` (`length` of them) as `init` says.
   void fillVector(Var *data, ExprRef length, const VectorInit &init, SourcePos pos,
                   std::vector<StmtRef> &out);

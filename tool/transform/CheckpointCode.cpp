@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "transform/CheckpointCode.h"
 
+#include "planner/CostModel.h"
+
 #include "transform/Declarations.h"
 
 #include <cctype>
@@ -75,14 +77,46 @@ std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &nu
 }
 
 StmtRef putState(Var *checkpoints, Var *v) {
+  if (v->ownsStorage) // a std::vector local: as many elements as it holds
+    return eval(method(checkpoints, "putElements", ScalarType::voidType(),
+                       {address(v, intLit(0)), varRef(v->sizeVar)}));
   // Scalars go in and out by value (their address is never taken).
   return eval(method(checkpoints, "put", ScalarType::voidType(), {wholeVarRef(v)}));
 }
 
 StmtRef getState(Var *checkpoints, Var *v) {
+  if (v->ownsStorage)
+    return eval(method(checkpoints, "getElements", ScalarType::voidType(),
+                       {address(v, intLit(0)), varRef(v->sizeVar)}));
   if (v->isScalar())
     return assign(varRef(v), method(checkpoints, "getValue<" + v->elem.spelling + ">", v->elem));
   return eval(method(checkpoints, "get", ScalarType::voidType(), {wholeVarRef(v)}));
+}
+
+double snapshotBytes(const std::vector<Var *> &state) {
+  double bytes = 0;
+  for (Var *v : state)
+    bytes += scalarBytes(v->elem) *
+             (v->ownsStorage ? kAssumedElements : static_cast<double>(v->elementCount()));
+  return bytes;
+}
+
+ExprRef snapshotBytesValue(const std::vector<Var *> &state) {
+  ScalarType i64 = ScalarType::int64Type();
+  int64_t fixed = 0;
+  ExprRef sized;
+  for (Var *v : state) {
+    int64_t each = static_cast<int64_t>(scalarBytes(v->elem));
+    if (!v->ownsStorage) {
+      fixed += each * v->elementCount();
+      continue;
+    }
+    ExprRef bytes = binary(BinaryOp::Mul, cast(i64, varRef(v->sizeVar)), intLit(each, i64));
+    sized = sized ? binary(BinaryOp::Add, sized, bytes) : bytes;
+  }
+  if (!sized)
+    return intLit(fixed, i64);
+  return fixed ? binary(BinaryOp::Add, intLit(fixed, i64), sized) : sized;
 }
 
 ExprRef budgetInForce(int64_t compiledBudget) {
@@ -138,13 +172,10 @@ ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptio
 }
 
 std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &state,
-                                    double stateBytes, Var *measured, Var *mark,
-                                    std::vector<StmtRef> before,
+                                    Var *measured, Var *mark, std::vector<StmtRef> before,
                                     const std::vector<StmtRef> &iteration) {
-  ScalarType i64 = ScalarType::int64Type();
   std::vector<StmtRef> probe{
-      eval(method(checkpoints, "beginProbe", ScalarType::voidType(),
-                  {intLit(static_cast<int64_t>(stateBytes), i64)})),
+      eval(method(checkpoints, "beginProbe", ScalarType::voidType(), {snapshotBytesValue(state)})),
       eval(method(checkpoints, "beginSave", ScalarType::voidType(), {intLit(0)}))};
   for (Var *v : state)
     probe.push_back(putState(checkpoints, v));

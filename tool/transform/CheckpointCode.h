@@ -41,6 +41,18 @@ bool hasEffectfulCall(const ExprRef &e);
 StmtRef putState(Var *checkpoints, Var *v);
 StmtRef getState(Var *checkpoints, Var *v);
 
+/// How many elements a std::vector local of the state is assumed to hold
+/// where its size is needed when compiling (the estimates of --explain and
+/// the planner; the run-time plan reads the size itself).
+constexpr double kAssumedElements = 100;
+
+/// Bytes of one snapshot of `state`, as estimated when compiling.
+double snapshotBytes(const std::vector<Var *> &state);
+
+/// The bytes of one snapshot of `state` as generated code computes them:
+/// a constant, plus each std::vector local's size times its element's.
+ExprRef snapshotBytesValue(const std::vector<Var *> &state);
+
 /// `cgp::rt::memoryBudget(compiled) >= 0`: a budget is in force.
 ExprRef budgetInForce(int64_t compiledBudget);
 
@@ -75,8 +87,7 @@ ExprRef planReversal(bool online, std::vector<ExprRef> args, const PlanCallOptio
 /// `measured` (`mark` holds the tape's size before), drop them and put the
 /// state back.
 std::vector<StmtRef> probeIteration(Var *checkpoints, const std::vector<Var *> &state,
-                                    double stateBytes, Var *measured, Var *mark,
-                                    std::vector<StmtRef> before,
+                                    Var *measured, Var *mark, std::vector<StmtRef> before,
                                     const std::vector<StmtRef> &iteration);
 
 /// True if a statement of `code` (or one nested in it) reads or writes `v`.

@@ -260,8 +260,17 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
     if (v->isScalar() && !live.count(const_cast<Var *>(v)) && !taped.count(v) &&
         !writtenByCall.count(v))
       continue;
-    if (v->isPointer() || v->origin == Var::Global) {
-      why = "it writes memory outside the kernel ('" + v->name + "')";
+    if (v->ownsStorage && v->origin == Var::Local && !options_.device) {
+      // A std::vector local: its snapshot holds its elements, as many as
+      // it has when the loop starts; a loop that resizes it is taped.
+      if (written.count(v->sizeVar)) {
+        why = "it changes the size of the std::vector '" + v->name + "'";
+        return false;
+      }
+    } else if (v->isPointer() || v->origin == Var::Global) {
+      why = v->origin == Var::Param
+                ? "it writes the caller's memory ('" + v->name + "'), which snapshots do not hold"
+                : "it writes memory outside the kernel ('" + v->name + "')";
       return false;
     }
     vars.push_back(const_cast<Var *>(v));
@@ -269,14 +278,6 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   std::sort(vars.begin(), vars.end(), VarLess());
   state = vars;
   return true;
-}
-
-/// Bytes of one snapshot of `state`.
-static double snapshotBytes(const std::vector<Var *> &state) {
-  double bytes = 0;
-  for (Var *v : state)
-    bytes += scalarBytes(v->elem) * static_cast<double>(v->elementCount());
-  return bytes;
 }
 
 std::map<const StmtNode *, double> SweepBuilder::loopSnapshotBytes() const {
@@ -575,7 +576,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   out.fwd.push_back(decl(measured, floatLit(iterationBytes, ScalarType::doubleType())));
   if (!plansInside && !bound.known) {
     std::vector<StmtRef> probe =
-        probeIteration(checkpoints, state, stateBytes, measured, mark,
+        probeIteration(checkpoints, state, measured, mark,
                        indexUsed ? std::vector<StmtRef>{decl(first, start)} : std::vector<StmtRef>{},
                        withIndex(i, first, by, intLit(0, i64), inner.fwd));
     out.fwd.push_back(ifStmt(binary(BinaryOp::LAnd,
@@ -596,15 +597,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   ExprRef planCall =
       device ? opaque("cgp::dev::planLoopReversal", ScalarType::intType(),
                       {runtimeConstant("cgp_tape", ScalarType{ScalarType::Integer, "cgp::dev::Tape"}),
-                       varRef(site), varRef(steps), varRef(measured),
-                       intLit(static_cast<int64_t>(stateBytes), i64),
+                       varRef(site), varRef(steps), varRef(measured), snapshotBytesValue(state),
                        floatLit(afterBytes, ScalarType::doubleType()),
                        intLit(options_.memoryBudget, i64),
                        floatLit(laterLoopsBytes, ScalarType::doubleType()),
                        floatLit(replayShare, ScalarType::doubleType())})
              : planReversal(false,
                             {varRef(site), varRef(steps), varRef(measured),
-                             intLit(static_cast<int64_t>(stateBytes), i64),
+                             snapshotBytesValue(state),
                              floatLit(afterBytes, ScalarType::doubleType()),
                              intLit(options_.memoryBudget, i64)},
                             call, outerSite);
@@ -618,8 +618,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   if (indexUsed)
     forward.push_back(decl(first, start));
   forward.push_back(eval(method(checkpoints, "start", ScalarType::voidType(),
-                                {varRef(steps), varRef(snapshots),
-                                 intLit(static_cast<int64_t>(stateBytes), i64),
+                                {varRef(steps), varRef(snapshots), snapshotBytesValue(state),
                                  varRef(site)})));
   forward.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, nullptr, kept));
   forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
@@ -642,6 +641,34 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                             ": from the tape of every iteration, or from the snapshots"));
   out.rev.push_back(scope(reverse));
   return out;
+}
+
+void SweepBuilder::warnUnheld(const StmtRef &s, const std::string &why,
+                              const std::vector<StmtRef> &iteration) {
+  // A loop inside another is held by the loop around it when that one
+  // plans, and warned about with it when it cannot: only outermost loops.
+  if (options_.memoryBudget < 0 || !warn_ || options_.device || !f_.isKernel || loopDepth() > 0)
+    return;
+  TapeBound bound = boundTape(iteration);
+  std::optional<int64_t> known = s->kind == StmtKind::For ? knownTripCount(s) : std::nullopt;
+  const int64_t trips = known.value_or(-1);
+  if (bound.known && trips >= 0 &&
+      bound.most * static_cast<double>(trips) <= static_cast<double>(options_.memoryBudget))
+    return;
+  auto bytes = [](double b) { return std::to_string(static_cast<long long>(b)) + " bytes"; };
+  std::string what = s->kind == StmtKind::For && s->counted.index
+                         ? "the loop over '" + s->counted.index->name + "'"
+                         : "this loop";
+  std::string tapes = !bound.known ? "an amount known only at run time"
+                      : bound.varies() ? "up to " + bytes(bound.most)
+                                       : bytes(bound.most);
+  warn_(s->pos, what + " cannot be held in --memory-budget=" +
+                    std::to_string(options_.memoryBudget) + ": " + why + "; each iteration " +
+                    "tapes " + tapes + ", all kept until the reverse sweep" +
+                    (bound.known && trips >= 0
+                         ? " (" + bytes(bound.most * static_cast<double>(trips)) + " for its " +
+                               std::to_string(trips) + " iterations)"
+                         : ""));
 }
 
 void SweepBuilder::warnBelowMinimum(const StmtRef &s, int snapshots, double stateBytes,

@@ -148,7 +148,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
     out.fwd.push_back(indexScope(
       ifStmt(binary(BinaryOp::LAnd, roomLeftBy(outerSite, budgetInForce(options_.memoryBudget)),
                     runs),
-             scope(probeIteration(checkpoints, state, stateBytes, measured, mark, {},
+             scope(probeIteration(checkpoints, state, measured, mark, {},
                                   tapedIteration)))));
   PlanCallOptions plan;
   plan.nestedPlans = plansInside;
@@ -156,8 +156,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   plan.laterLoopsBytes = laterLoopsBytes;
   out.fwd.push_back(decl(
       snapshots, planReversal(true,
-                              {varRef(site), varRef(measured),
-                               intLit(static_cast<int64_t>(stateBytes), i64),
+                              {varRef(site), varRef(measured), snapshotBytesValue(state),
                                floatLit(afterBytes, ScalarType::doubleType()),
                                intLit(options_.memoryBudget, i64)},
                               plan, outerSite)));
@@ -179,8 +178,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   loop->pos = s->pos;
   std::vector<StmtRef> forward{
       eval(method(checkpoints, "startOnline", ScalarType::voidType(),
-                  {varRef(snapshots), intLit(static_cast<int64_t>(stateBytes), i64),
-                   member(site, "segment", i64)})),
+                  {varRef(snapshots), snapshotBytesValue(state), member(site, "segment", i64)})),
       decl(trips, intLit(0, i64)),
       indexScope(loop),
       eval(method(checkpoints, "endOnline", ScalarType::voidType(), {varRef(trips)})),

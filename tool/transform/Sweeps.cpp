@@ -776,6 +776,8 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                : !f_.isKernel ? "a helper's loop (its caller's loop is planned)"
                                : leftAround   ? why
                                               : "cannot be checkpointed: " + why};
+    if (tapes && !leftAround)
+      warnUnheld(s, why, inner.fwd);
     return sweepCountedLoop(s, std::move(inner));
   }
 
@@ -787,6 +789,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
   // Under a memory budget, a loop of a kernel may keep snapshots while it
   // runs instead (OnlineCheckpoints.cpp).
   bool online = candidate && (putsOnTape(inner.fwd) || putsOnTape(step.fwd));
+  if (!online && !leftAround) {
+    std::vector<StmtRef> iteration = inner.fwd;
+    appendAll(iteration, step.fwd);
+    if (putsOnTape(iteration))
+      warnUnheld(s, why.empty() ? "its trip count is not known at its entry" : why, iteration);
+  }
 
   // Forward: count the iterations, push the count after the loop.
   std::vector<StmtRef> iteration = inner.fwd;

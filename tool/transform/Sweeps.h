@@ -143,6 +143,12 @@ private:
   Sweeps sweepOnlineLoop(const StmtRef &s, const Sweeps &inner, const Sweeps &step,
                          const std::vector<Var *> &state, Sweeps taped, bool plansInside,
                          Var *outerSite);
+  /// Under --memory-budget, an outermost loop of a kernel that tapes
+  /// `iteration` at each iteration and cannot hold it to the budget (`why`):
+  /// a warning at build time naming why and what it tapes (interface.md
+  /// section 5), unless its tape is known to fit. (A loop inside it is held
+  /// by it, or warned about with it.)
+  void warnUnheld(const StmtRef &s, const std::string &why, const std::vector<StmtRef> &iteration);
   /// Under --memory-budget, warns at `s` when the budget is below what the
   /// loop needs at the least, as far as that is known when compiling:
   /// `snapshots` of `stateBytes`, its 16 bytes of records and one

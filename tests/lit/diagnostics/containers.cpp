@@ -61,8 +61,8 @@ double k(const std::vector<double>& x) {
 #ifdef VECTOR_INIT
 CGP_GRAD(x)
 double k(const std::vector<double>& x) {
-  std::vector<double> t(x.begin(), x.end());
-  // VECTOR_INIT: containers.cpp:[[@LINE-1]]:23: error: cannot differentiate 'k': this constructor of the std::vector 't' is not supported; write std::vector<T> t(n), (n, value), (other) or {a, b, ...}
+  std::vector<double> t(x.size(), x[0], std::allocator<double>());
+  // VECTOR_INIT: containers.cpp:[[@LINE-1]]:23: error: cannot differentiate 'k': this constructor of the std::vector 't' is not supported; write std::vector<T> t(n), (n, value), (first, last), (other) or {a, b, ...}
   return t[0];
 }
 #endif
