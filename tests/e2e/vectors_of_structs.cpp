@@ -5,8 +5,10 @@
 // elements, (n, value), a copy, a braced list, push_back of braced and named
 // structs, resize, pop_back, clear, size(), front(), back(), at(), a const
 // reference to an element (its index bound where it is declared), a method
-// called on an element, an element passed to a helper by reference, and
-// range-based fors by reference and by value.
+// called on an element, an element passed to a helper by reference,
+// range-based fors by reference and by value, and whole vectors of structs
+// passed to helpers by const and non-const reference (one pointer per
+// member, and the count).
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -102,6 +104,38 @@ double swarm(const double* x, int n, int steps) {
   return e;
 }
 
+static double weighted(const std::vector<Obs>& obs, const double* x) {
+  double s = 0;
+  for (std::size_t i = 0; i < obs.size(); ++i)
+    if (obs[i].used)
+      s += obs[i].w * x[obs[i].cam] + obs[i].uv[1];
+  return s;
+}
+
+static void kick(std::vector<Particle>& ps, double dt) {
+  for (Particle& p : ps)
+    p.vel += dt * std::cos(p.pos);
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    ps[i].pos += dt * ps[i].vel;
+}
+
+CGP_GRAD(x)
+CGP_JVP(x)
+double passed_whole(const double* x, int n) {
+  std::vector<Obs> obs;
+  for (int i = 0; i < n; ++i)
+    obs.push_back(Obs{(i + 2) % n, i != 1, x[i] * x[i], {x[(i + 1) % n], 0.5 * x[i]}});
+  std::vector<Particle> ps(n);
+  for (int i = 0; i < n; ++i)
+    ps[i] = Particle{x[i], 0.0, i};
+  for (int t = 0; t < 4; ++t)
+    kick(ps, 0.1);
+  double e = weighted(obs, x);
+  for (const Particle& p : ps)
+    e += p.pos * p.vel;
+  return e;
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -120,6 +154,14 @@ int main() {
     c.primal([&] { return swarm(x.data(), 4, 5); });
     c.grad([&](cgp_test::Grads& d) { return swarm_grad(x.data(), 4, 5, d.f64("x")); });
     c.jvp([&](cgp_test::Tangents& t) { return swarm_jvp(x.data(), 4, 5, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("passed_whole (vectors of structs passed to helpers)");
+    std::vector<double>& x = c.in("x", 4, -0.8, 0.8);
+    c.primal([&] { return passed_whole(x.data(), 4); });
+    c.grad([&](cgp_test::Grads& d) { return passed_whole_grad(x.data(), 4, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return passed_whole_jvp(x.data(), 4, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

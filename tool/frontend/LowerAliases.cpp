@@ -437,6 +437,8 @@ std::vector<ExprRef> Lowering::lowerArgList(const clang::FunctionDecl *callee,
     }
     if (cxxParam && lowerContainerArg(arg, cxxParam, args))
       continue; // a std::vector or std::array: its elements (and size)
+    if (cxxParam && lowerStructVectorArg(arg, cxxParam, args))
+      continue; // a std::vector of structs: its columns and count
     if (auto record = cxxParam ? records_.find(cxxParam) : records_.end(); record != records_.end()) {
       lowerRecordArgs(arg, f, record->second.vars(), args); // one argument per leaf member
       continue;

@@ -637,7 +637,9 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   }
   if (visible) {
     prepareClosureArgs(e, def);
+    firstCall_ = {def, e};
     Function *f = lowerFunction(def);
+    firstCall_ = {};
     return call(f, resultType, lowerArgs(e, f));
   }
 

@@ -266,25 +266,24 @@ const clang::CXXRecordDecl *Lowering::structVectorElement(clang::QualType t) {
   return element;
 }
 
-StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
-  std::string name = vd->getNameAsString();
-  SourcePos pos = position(vd->getLocation());
-  clang::QualType element =
-      ctx_.getRecordType(structVectorElement(vd->getType()));
+Lowering::StructArray Lowering::newStructVector(const std::string &name, clang::QualType element,
+                                                clang::SourceLocation loc,
+                                                std::vector<StmtRef> &out) {
+  SourcePos pos = position(loc);
   StructArray a;
   std::string problem = flattenRecord(element, ctx_, a.leaves);
   if (!problem.empty())
-    unsupported(vd->getLocation(), "local '" + name + "': " + problem);
+    unsupported(loc, "local '" + name + "': " + problem);
   if (a.leaves.empty())
-    unsupported(vd->getLocation(), "local '" + name + "': '" + element.getAsString() +
-                                       "' has no members");
+    unsupported(loc, "local '" + name + "': '" + element.getAsString() + "' has no members");
   a.count = newLocal(name + "_size", sizeType(ctx_), pos);
-  std::vector<StmtRef> out{decl(a.count, intLit(0, a.count->elem))};
+  a.owned = true;
+  out.push_back(decl(a.count, intLit(0, a.count->elem)));
   for (const RecordLeaf &leaf : a.leaves) {
     if (leaf.dims.size() > 1)
-      unsupported(vd->getLocation(), "local '" + name + "': member '" + leaf.path +
-                                         "' is a two-dimensional array; vectors of structs may "
-                                         "hold one-dimensional member arrays only");
+      unsupported(loc, "local '" + name + "': member '" + leaf.path +
+                           "' is a two-dimensional array; vectors of structs may hold "
+                           "one-dimensional member arrays only");
     Var v;
     v.name = name + "_" + leaf.path;
     v.elem = leaf.elem;
@@ -297,6 +296,15 @@ StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
     a.columns.push_back(column);
     declareLeaf(column, out);
   }
+  return a;
+}
+
+StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
+  std::string name = vd->getNameAsString();
+  SourcePos pos = position(vd->getLocation());
+  clang::QualType element = ctx_.getRecordType(structVectorElement(vd->getType()));
+  std::vector<StmtRef> out;
+  StructArray a = newStructVector(name, element, vd->getLocation(), out);
   structArrays_[vd] = a;
 
   // What it starts with: n value-initialised elements, n copies of one,
@@ -381,6 +389,97 @@ StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
   return b;
 }
 
+void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) {
+  std::string name = p->getNameAsString();
+  clang::QualType t = p->getType();
+  if (!t->isLValueReferenceType())
+    unsupported(p->getLocation(), "parameter '" + name + "': pass a vector of structs by "
+                                  "reference ('const std::vector<S>&' or 'std::vector<S>&')");
+  bool writable = !t.getNonReferenceType().isConstQualified();
+  clang::QualType element = ctx_.getRecordType(structVectorElement(t));
+  StructArray a;
+  std::string problem = flattenRecord(element, ctx_, a.leaves);
+  if (!problem.empty())
+    unsupported(p->getLocation(), "parameter '" + name + "': " + problem);
+  SourcePos pos = position(p->getLocation());
+  for (const RecordLeaf &leaf : a.leaves) {
+    if (leaf.dims.size() > 1)
+      unsupported(p->getLocation(), "parameter '" + name + "': member '" + leaf.path +
+                                        "' is a two-dimensional array; vectors of structs may "
+                                        "hold one-dimensional member arrays only");
+    Var v;
+    v.name = name + "_" + leaf.path;
+    v.elem = leaf.elem;
+    v.shape = Var::Pointer;
+    v.isConst = !writable;
+    v.origin = Var::Param;
+    v.pos = pos;
+    v.paramIndex = static_cast<int>(f->params.size());
+    a.columns.push_back(module_.newVar(v));
+    f->params.push_back(a.columns.back());
+  }
+  Var n;
+  n.name = name + "_size";
+  n.elem = sizeType(ctx_);
+  n.isConst = true;
+  n.origin = Var::Param;
+  n.pos = pos;
+  n.paramIndex = static_cast<int>(f->params.size());
+  a.count = module_.newVar(n);
+  f->params.push_back(a.count);
+  structArrays_[p] = a;
+  f->splitParams = true;
+}
+
+bool Lowering::lowerStructVectorArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
+                                    std::vector<ExprRef> &args) {
+  auto it = structArrays_.find(param);
+  if (it == structArrays_.end() || !it->second.count)
+    return false;
+  if (foreignRoot(arg)) {
+    // A constant kept whole (a kernel's parameter it reads as written): its
+    // elements copied into columns of the caller's own before the call.
+    if (!sideEffects_ || lazy_)
+      unsupported(arg, "a constant vector of structs passed here must be copied into a local "
+                       "vector first");
+    std::vector<ExprRef> operands;
+    std::string range = foreignPattern(arg, operands);
+    std::vector<StmtRef> &out = sideEffects_->before;
+    clang::QualType element = ctx_.getRecordType(structVectorElement(param->getType()));
+    StructArray copy = newStructVector(param->getNameAsString() + "_copy", element,
+                                       arg->getBeginLoc(), out);
+    out.push_back(assign(varRef(copy.count),
+                         foreign(range + ".size()", copy.count->elem, operands)));
+    resizeColumns(copy, out);
+    std::vector<ExprRef> elementOperands = operands;
+    out.push_back(rangeLoop(copy.count->name, intLit(0), varRef(copy.count), [&](ExprRef k) {
+      std::vector<StmtRef> fill;
+      elementOperands.push_back(k);
+      copyForeignRecord(elementView(copy, k),
+                        range + "[$" + std::to_string(operands.size()) + "]", elementOperands,
+                        fill);
+      elementOperands.pop_back();
+      return fill;
+    }, position(arg->getBeginLoc())));
+    for (Var *column : copy.columns)
+      args.push_back(address(column, intLit(0)));
+    args.push_back(varRef(copy.count));
+    return true;
+  }
+  const StructArray *from = structArrayOf(arg);
+  if (!from || !from->count)
+    unsupported(arg, "a vector of structs argument must be a vector of structs variable or "
+                     "parameter");
+  if (!param->getType().getNonReferenceType().isConstQualified())
+    for (Var *column : from->columns)
+      if (column->isConst)
+        unsupported(arg, "passes the constant '" + column->name + "' to a non-const reference");
+  for (Var *column : from->columns)
+    args.push_back(address(column, intLit(0)));
+  args.push_back(varRef(from->count));
+  return true;
+}
+
 void Lowering::resizeColumns(const StructArray &a, std::vector<StmtRef> &out) {
   for (size_t l = 0; l < a.columns.size(); ++l) {
     Var *column = a.columns[l];
@@ -403,7 +502,7 @@ StmtRef Lowering::lowerStructVectorStmt(const clang::CXXMemberCallExpr *e) {
                  name == "clear" || name == "pop_back" || name == "reserve";
   if (!resizes)
     return nullptr;
-  if (!a || !a->count)
+  if (!a || !a->owned)
     unsupported(e, "'" + name + "' changes the size of a vector of structs that is not a local "
                    "of the function");
   if (name == "reserve")
@@ -457,7 +556,8 @@ ExprRef Lowering::lowerStructVectorValue(const clang::CXXMemberCallExpr *e) {
   if (name == "at" || name == "operator[]" || name == "front" || name == "back")
     return nullptr; // an element: a struct, seen through structElement
   if (!a || !a->count)
-    unsupported(e, "vectors of structs are supported as local variables only");
+    unsupported(e, "vectors of structs are supported as local variables and helper parameters "
+                   "only");
   if (name == "size")
     return convert(varRef(a->count), scalarType(e->getType(), e->getBeginLoc()));
   if (name == "empty")

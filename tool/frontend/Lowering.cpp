@@ -232,6 +232,15 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
       continue;
     }
     auto lowerParam = [&] {
+      if (structVectorElement(p->getType()) && fd->getCanonicalDecl() != kernelDecl_) {
+        bool fromConstant = firstCall_.callee == fd && i < firstCall_.call->getNumArgs() &&
+                            foreignRoot(firstCall_.call->getArg(i)) && mayBeForeign(p);
+        if (fromConstant)
+          lowerForeignParam(p, i, f); // passed on whole, as the caller has it
+        else
+          lowerStructVectorParam(p, f); // const std::vector<Obs>& obs: its columns
+        return;
+      }
       std::string containerProblem;
       if (auto c = containerTypeOf(p->getType(), ctx_, &containerProblem)) {
         lowerContainerParam(p, *c, f);

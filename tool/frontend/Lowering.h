@@ -390,6 +390,7 @@ private:
     /// number of elements in `count`.
     std::vector<Var *> columns;
     Var *count = nullptr;
+    bool owned = false; // a local, which may change its size (else a parameter)
   };
   /// The layout of struct `t` as an element of an array (`what` names the
   /// variable in messages); refuses structs with members of several types.
@@ -413,6 +414,17 @@ private:
   const clang::CXXRecordDecl *structVectorElement(clang::QualType t);
   /// `std::vector<S> v(n);`, `(n, s)`, `(other)`, `{s1, s2}`, or empty.
   StmtRef lowerStructVectorDecl(const clang::VarDecl *vd);
+  /// A fresh, empty local vector of structs `element` named `name`: its
+  /// columns and count, declared in `out`.
+  StructArray newStructVector(const std::string &name, clang::QualType element,
+                              clang::SourceLocation loc, std::vector<StmtRef> &out);
+  /// A helper's `const std::vector<S>& v` or `std::vector<S>& v`: one
+  /// pointer parameter per column, then the count.
+  void lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f);
+  /// The arguments for such a parameter: the columns of the vector of
+  /// structs `arg` names, then its count. False if `param` is none.
+  bool lowerStructVectorArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
+                            std::vector<ExprRef> &args);
   /// Sizes every column of `a` for its count.
   void resizeColumns(const StructArray &a, std::vector<StmtRef> &out);
   /// `v.push_back(s)`, `resize`, `clear`, `pop_back`, `reserve` on a vector
@@ -694,6 +706,13 @@ private:
       resizedVectors_;
   std::map<const clang::FunctionDecl *, RecordLocal> thisRecords_; // `*this` of methods
   std::vector<Inlined> inlined_;
+  /// The call that is about to lower a helper for the first time: a
+  /// vector of structs it passes from a constant kept whole makes the
+  /// helper's parameter a constant kept whole too (else its columns).
+  struct FirstCall {
+    const clang::FunctionDecl *callee = nullptr;
+    const clang::CallExpr *call = nullptr;
+  } firstCall_;
   std::map<const clang::VarDecl *, Lambda> lambdas_; // lambda locals
   std::map<const clang::FunctionDecl *, std::string> lambdaNames_; // call operators lowered
   std::map<std::string, int> lambdaNameCount_;
