@@ -136,6 +136,29 @@ double passed_whole(const double* x, int n) {
   return e;
 }
 
+// A helper first called with a local vector of structs (so its parameter is
+// columns), then with the kernel's constant one: that one's elements are
+// copied into columns before the call.
+static double energy(const std::vector<Particle>& ps) {
+  double e = 0;
+  for (const Particle& p : ps)
+    e += p.pos * p.vel + 0.1 * p.id;
+  return e;
+}
+
+CGP_GRAD(x)
+CGP_JVP(x)
+double mixed_callers(const double* x, const std::vector<Particle>& fixed, int n) {
+  std::vector<Particle> mine(n);
+  for (int i = 0; i < n; ++i)
+    mine[i] = Particle{x[i], x[(i + 1) % n], i};
+  return energy(mine) + energy(fixed) * x[0];
+}
+// (Generated: declared here, since its parameters name a type of this file.)
+double mixed_callers_grad(const double* x, const std::vector<Particle>& fixed, int n, double* d_x);
+double mixed_callers_jvp(const double* x, const std::vector<Particle>& fixed, int n,
+                         const double* t_x);
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -162,6 +185,15 @@ int main() {
     c.primal([&] { return passed_whole(x.data(), 4); });
     c.grad([&](cgp_test::Grads& d) { return passed_whole_grad(x.data(), 4, d.f64("x")); });
     c.jvp([&](cgp_test::Tangents& t) { return passed_whole_jvp(x.data(), 4, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("mixed_callers (a helper given a local and a constant vector of structs)");
+    std::vector<double>& x = c.in("x", 3, -0.8, 0.8);
+    const std::vector<Particle> fixed = {{0.5, 1.5, 1}, {-0.25, 2.0, 2}};
+    c.primal([&] { return mixed_callers(x.data(), fixed, 3); });
+    c.grad([&](cgp_test::Grads& d) { return mixed_callers_grad(x.data(), fixed, 3, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return mixed_callers_jvp(x.data(), fixed, 3, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();
