@@ -31,10 +31,12 @@ struct ActivitySeeds {
   VarSet useful; // outputs with seeds: the result variable, pointer params
 };
 
-/// The facts about one statement (Assign, Eval or Decl with a value).
+/// The facts about one statement (Assign, Eval or Decl with a value). The
+/// sets hold only variables the statement names (what it assigns, what its
+/// expressions read or pass): ask them about those alone.
 struct StmtActivity {
-  VarSet variedBefore; // variables varied just before the statement
-  VarSet usefulAfter;  // variables useful just after it
+  VarSet variedBefore; // of them, those varied just before the statement
+  VarSet usefulAfter;  // of them, those useful just after it
   bool active = false; // it needs adjoint code
   bool reset = false;  // it overwrites a variable with an adjoint with a
                        // value that carries none: the adjoint is zeroed

@@ -24,6 +24,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace cgp {
 namespace {
@@ -83,14 +85,22 @@ private:
       return;
     std::string base = v->name.empty() ? "v" : v->name;
     std::string candidate = base;
-    for (int n = 1; taken_.count(candidate) || reservedNames().count(candidate); ++n)
+    // The first free `base_n`; the n below the last one given are taken
+    // (names are never given back), so the search starts there: a kernel
+    // with thousands of temporaries of one name stays linear.
+    int &next = nextSuffix_[base];
+    for (int n = std::max(next, 1); taken_.count(candidate) || reservedNames().count(candidate);
+         ++n) {
       candidate = base + "_" + std::to_string(n);
+      next = n + 1;
+    }
     taken_.insert(candidate);
     names_[v] = candidate;
   }
 
   std::map<const Var *, std::string> names_;
-  std::set<std::string> taken_;
+  std::unordered_set<std::string> taken_;
+  std::unordered_map<std::string, int> nextSuffix_;
 };
 
 const char *cudaQualifiers(CudaSpace space) {
