@@ -496,6 +496,19 @@ StmtRef Lowering::lowerStdArrayInit(Var *array, const clang::Expr *init) {
   return block(out);
 }
 
+const clang::InitListExpr *Lowering::initializerListItems(const clang::Expr *arg) {
+  const auto *list = llvm::dyn_cast_or_null<clang::CXXStdInitializerListExpr>(arg);
+  if (!list)
+    return nullptr;
+  const clang::Expr *items = list->getSubExpr()->IgnoreImplicit();
+  if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(items))
+    items = temp->getSubExpr()->IgnoreImplicit();
+  const auto *l = llvm::dyn_cast<clang::InitListExpr>(items);
+  if (!l)
+    unsupported(arg, "this initialiser list is not supported");
+  return l;
+}
+
 Lowering::VectorInit Lowering::vectorInit(const clang::Expr *init, const ContainerType &c,
                                            const std::string &name, clang::SourceLocation loc) {
   // What it starts with: a count and a value, a copy, a braced list.
@@ -522,13 +535,7 @@ Lowering::VectorInit Lowering::vectorContents(const std::vector<const clang::Exp
   const clang::Expr *first = args.empty() ? nullptr : args[0]->IgnoreImplicit();
   if (const auto *temp = llvm::dyn_cast_or_null<clang::MaterializeTemporaryExpr>(first))
     first = temp->getSubExpr()->IgnoreImplicit();
-  if (const auto *list = llvm::dyn_cast_or_null<clang::CXXStdInitializerListExpr>(first)) {
-    const clang::Expr *items = list->getSubExpr()->IgnoreImplicit();
-    if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(items))
-      items = temp->getSubExpr()->IgnoreImplicit();
-    const auto *l = llvm::dyn_cast<clang::InitListExpr>(items);
-    if (!l)
-      unsupported(first, "this initialiser list is not supported");
+  if (const clang::InitListExpr *l = initializerListItems(first)) {
     for (const clang::Expr *item : l->inits())
       out.listed.push_back(item);
     out.count = intLit(static_cast<int64_t>(out.listed.size()), sizeElem);

@@ -266,24 +266,30 @@ const clang::CXXRecordDecl *Lowering::structVectorElement(clang::QualType t) {
   return element;
 }
 
+Lowering::StructArray Lowering::columnLayout(clang::QualType element, const std::string &what,
+                                             clang::SourceLocation loc) {
+  StructArray a;
+  std::string problem = flattenRecord(element, ctx_, a.leaves);
+  if (!problem.empty())
+    unsupported(loc, what + ": " + problem);
+  if (a.leaves.empty())
+    unsupported(loc, what + ": '" + element.getAsString() + "' has no members");
+  for (const RecordLeaf &leaf : a.leaves)
+    if (leaf.dims.size() > 1)
+      unsupported(loc, what + ": member '" + leaf.path + "' is a two-dimensional array; "
+                       "vectors of structs may hold one-dimensional member arrays only");
+  return a;
+}
+
 Lowering::StructArray Lowering::newStructVector(const std::string &name, clang::QualType element,
                                                 clang::SourceLocation loc,
                                                 std::vector<StmtRef> &out) {
   SourcePos pos = position(loc);
-  StructArray a;
-  std::string problem = flattenRecord(element, ctx_, a.leaves);
-  if (!problem.empty())
-    unsupported(loc, "local '" + name + "': " + problem);
-  if (a.leaves.empty())
-    unsupported(loc, "local '" + name + "': '" + element.getAsString() + "' has no members");
+  StructArray a = columnLayout(element, "local '" + name + "'", loc);
   a.count = newLocal(name + "_size", sizeType(ctx_), pos);
   a.owned = true;
   out.push_back(decl(a.count, intLit(0, a.count->elem)));
   for (const RecordLeaf &leaf : a.leaves) {
-    if (leaf.dims.size() > 1)
-      unsupported(loc, "local '" + name + "': member '" + leaf.path +
-                           "' is a two-dimensional array; vectors of structs may hold "
-                           "one-dimensional member arrays only");
     Var v;
     v.name = name + "_" + leaf.path;
     v.elem = leaf.elem;
@@ -332,13 +338,7 @@ StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
     };
     if (args.empty())
       return block(stmts);
-    if (const auto *list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(first)) {
-      const clang::Expr *items = list->getSubExpr()->IgnoreImplicit();
-      if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(items))
-        items = temp->getSubExpr()->IgnoreImplicit();
-      const auto *l = llvm::dyn_cast<clang::InitListExpr>(items);
-      if (!l)
-        unsupported(first, "this initialiser list is not supported");
+    if (const clang::InitListExpr *l = initializerListItems(first)) {
       sized(intLit(l->getNumInits(), a.count->elem));
       for (unsigned k = 0; k < l->getNumInits(); ++k)
         initRecord(elementView(a, intLit(k)), l->getInit(k), /*declared=*/true, stmts);
@@ -397,16 +397,9 @@ void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) 
                                   "reference ('const std::vector<S>&' or 'std::vector<S>&')");
   bool writable = !t.getNonReferenceType().isConstQualified();
   clang::QualType element = ctx_.getRecordType(structVectorElement(t));
-  StructArray a;
-  std::string problem = flattenRecord(element, ctx_, a.leaves);
-  if (!problem.empty())
-    unsupported(p->getLocation(), "parameter '" + name + "': " + problem);
+  StructArray a = columnLayout(element, "parameter '" + name + "'", p->getLocation());
   SourcePos pos = position(p->getLocation());
   for (const RecordLeaf &leaf : a.leaves) {
-    if (leaf.dims.size() > 1)
-      unsupported(p->getLocation(), "parameter '" + name + "': member '" + leaf.path +
-                                        "' is a two-dimensional array; vectors of structs may "
-                                        "hold one-dimensional member arrays only");
     Var v;
     v.name = name + "_" + leaf.path;
     v.elem = leaf.elem;

@@ -126,6 +126,9 @@ private:
   };
   VectorInit vectorInit(const clang::Expr *init, const ContainerType &c, const std::string &name,
                         clang::SourceLocation loc);
+  /// The braced items of a std::initializer_list argument (`v{a, b}`,
+  /// `v = {a, b}`), or null when `arg` is none.
+  const clang::InitListExpr *initializerListItems(const clang::Expr *arg);
   /// The same from the arguments of a constructor or of `assign`: (n),
   /// (n, value), (first, last), (other), an initialiser list, or none.
   VectorInit vectorContents(const std::vector<const clang::Expr *> &args, const ContainerType &c,
@@ -414,6 +417,10 @@ private:
   const clang::CXXRecordDecl *structVectorElement(clang::QualType t);
   /// `std::vector<S> v(n);`, `(n, s)`, `(other)`, `{s1, s2}`, or empty.
   StmtRef lowerStructVectorDecl(const clang::VarDecl *vd);
+  /// The leaves of struct `element` as columns of a vector of structs
+  /// (`what` names the variable in messages); refuses 2-D member arrays.
+  StructArray columnLayout(clang::QualType element, const std::string &what,
+                           clang::SourceLocation loc);
   /// A fresh, empty local vector of structs `element` named `name`: its
   /// columns and count, declared in `out`.
   StructArray newStructVector(const std::string &name, clang::QualType element,
