@@ -142,19 +142,22 @@ void Lowering::lowerContainerParam(const clang::ParmVarDecl *p, const ContainerT
   Var *data = module_.newVar(v);
   vars_[p] = data;
   f->params.push_back(data);
-  if (c.isVector) {
-    Var n;
-    n.name = name + "_size";
-    n.elem = sizeType(ctx_);
-    n.isConst = true;
-    n.origin = Var::Param;
-    n.paramIndex = static_cast<int>(f->params.size());
-    n.pos = v.pos;
-    Var *size = module_.newVar(n);
-    data->sizeVar = size;
-    f->params.push_back(size);
-  }
+  if (c.isVector)
+    data->sizeVar = addSizeParam(name, v.pos, f);
   f->splitParams = true;
+}
+
+Var *Lowering::addSizeParam(const std::string &name, const SourcePos &pos, Function *f) {
+  Var n;
+  n.name = name + "_size";
+  n.elem = sizeType(ctx_);
+  n.isConst = true;
+  n.origin = Var::Param;
+  n.paramIndex = static_cast<int>(f->params.size());
+  n.pos = pos;
+  Var *size = module_.newVar(n);
+  f->params.push_back(size);
+  return size;
 }
 
 void Lowering::describeContainerParam(const clang::ParmVarDecl *p, const ContainerType &c, int index,

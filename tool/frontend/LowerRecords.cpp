@@ -495,15 +495,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
       v.paramIndex = static_cast<int>(f->params.size());
       Var *data = module_.newVar(v);
       f->params.push_back(data);
-      Var n;
-      n.name = v.name + "_size";
-      n.elem = sizeType(ctx_);
-      n.isConst = true;
-      n.origin = Var::Param;
-      n.pos = v.pos;
-      n.paramIndex = static_cast<int>(f->params.size());
-      data->sizeVar = module_.newVar(n);
-      f->params.push_back(data->sizeVar);
+      data->sizeVar = addSizeParam(v.name, v.pos, f);
       record.places.push_back({data, nullptr});
       continue;
     }

@@ -411,15 +411,7 @@ void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) 
     a.columns.push_back(module_.newVar(v));
     f->params.push_back(a.columns.back());
   }
-  Var n;
-  n.name = name + "_size";
-  n.elem = sizeType(ctx_);
-  n.isConst = true;
-  n.origin = Var::Param;
-  n.pos = pos;
-  n.paramIndex = static_cast<int>(f->params.size());
-  a.count = module_.newVar(n);
-  f->params.push_back(a.count);
+  a.count = addSizeParam(name, pos, f);
   structArrays_[p] = a;
   f->splitParams = true;
 }

@@ -136,6 +136,9 @@ private:
   /// Sets the elements of `data` (`length` of them) as `init` says.
   void fillVector(Var *data, ExprRef length, const VectorInit &init, SourcePos pos,
                   std::vector<StmtRef> &out);
+  /// A vector's size parameter `name_size` (read-only, std::size_t),
+  /// appended to `f`'s parameters.
+  Var *addSizeParam(const std::string &name, const SourcePos &pos, Function *f);
   /// Sizes and fills the buffer of vector `v` (a struct's member) from the
   /// std::vector expression `init` (`d(n, 0.0)` in a constructor).
   void initVector(Var *v, const clang::Expr *init, std::vector<StmtRef> &out);

@@ -254,24 +254,25 @@ namespace {
 /// code does: a copy constructor, an assignment or a destructor it defines
 /// (a class that owns memory). Empty when it copies as its members do.
 std::string ownCopyProblem(const clang::CXXRecordDecl *rd, clang::QualType t) {
+  std::string what;
   for (const clang::CXXConstructorDecl *ctor : rd->ctors())
-    if (ctor->isUserProvided() && ctor->isCopyOrMoveConstructor())
-      return "'" + t.getUnqualifiedType().getAsString() + "' defines its own copy or move "
-             "constructor; classes that manage their own memory are not supported yet (hold "
-             "the elements in a std::vector member instead)";
+    if (what.empty() && ctor->isUserProvided() && ctor->isCopyOrMoveConstructor())
+      what = "defines its own copy or move constructor";
   for (const clang::CXXMethodDecl *m : rd->methods())
-    if (m->isUserProvided() && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()))
-      return "'" + t.getUnqualifiedType().getAsString() + "' defines its own assignment; "
-             "classes that manage their own memory are not supported yet (hold the elements "
-             "in a std::vector member instead)";
-  if (const clang::CXXDestructorDecl *dtor = rd->getDestructor(); dtor && dtor->isUserProvided()) {
+    if (what.empty() && m->isUserProvided() &&
+        (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()))
+      what = "defines its own assignment";
+  if (const clang::CXXDestructorDecl *dtor = rd->getDestructor();
+      what.empty() && dtor && dtor->isUserProvided()) {
     const auto *body = llvm::dyn_cast_or_null<clang::CompoundStmt>(dtor->getBody());
     if (!body || !body->body_empty())
-      return "'" + t.getUnqualifiedType().getAsString() + "' has a destructor that does "
-             "something; classes that manage their own memory are not supported yet (hold "
-             "the elements in a std::vector member instead)";
+      what = "has a destructor that does something";
   }
-  return "";
+  if (what.empty())
+    return "";
+  return "'" + t.getUnqualifiedType().getAsString() + "' " + what + "; classes that manage "
+         "their own memory are not supported yet (hold the elements in a std::vector member "
+         "instead)";
 }
 
 } // namespace
