@@ -3,9 +3,11 @@
 // differences of the function at a few points of its domain (away from the
 // kinks of the piecewise ones); the names that find rows and the spellings
 // of generated calls; and cgp::digamma against high-precision values.
+// std::complex's rows are the parts of include/cgp/complex.h's functions.
 #include "ir/MathTable.h"
 #include "ir/Printer.h"
 
+#include <cgp/complex.h>
 #include <cgp/digamma.h>
 
 #include <catch2/catch.hpp>
@@ -138,6 +140,49 @@ const std::map<MathFn, Reference> &references() {
     modes(MathFn::DsqrtRn, root);
     t[MathFn::FrsqrtRn] = t[MathFn::Rsqrt];
     t[MathFn::Digamma] = Reference{[](A a) { return cgp::digamma(a[0]); }, {}};
+    // std::complex's functions, part by part, off their branch cuts.
+    static const std::vector<Args> complexes = {{0.7, 0.4}, {-0.5, 1.2}, {1.3, -0.6}};
+    static const std::vector<Args> complexPairs = {{0.7, 0.4, 1.1, -0.3}, {-0.5, 1.2, 0.4, 0.8}};
+    auto parts = [&](MathFn re, double (*fRe)(double, double), double (*fIm)(double, double)) {
+      t[re] = Reference{[=](A a) { return fRe(a[0], a[1]); }, complexes};
+      t[static_cast<MathFn>(static_cast<int>(re) + 1)] =
+          Reference{[=](A a) { return fIm(a[0], a[1]); }, complexes};
+    };
+    parts(MathFn::ComplexExpRe, cgp::complex_exp_re, cgp::complex_exp_im);
+    parts(MathFn::ComplexLogRe, cgp::complex_log_re, cgp::complex_log_im);
+    parts(MathFn::ComplexLog10Re, cgp::complex_log10_re, cgp::complex_log10_im);
+    parts(MathFn::ComplexSqrtRe, cgp::complex_sqrt_re, cgp::complex_sqrt_im);
+    parts(MathFn::ComplexSinRe, cgp::complex_sin_re, cgp::complex_sin_im);
+    parts(MathFn::ComplexCosRe, cgp::complex_cos_re, cgp::complex_cos_im);
+    parts(MathFn::ComplexTanRe, cgp::complex_tan_re, cgp::complex_tan_im);
+    parts(MathFn::ComplexSinhRe, cgp::complex_sinh_re, cgp::complex_sinh_im);
+    parts(MathFn::ComplexCoshRe, cgp::complex_cosh_re, cgp::complex_cosh_im);
+    parts(MathFn::ComplexTanhRe, cgp::complex_tanh_re, cgp::complex_tanh_im);
+    t[MathFn::ComplexDivRe] = {[](A a) { return cgp::complex_div_re(a[0], a[1], a[2], a[3]); },
+                               complexPairs};
+    t[MathFn::ComplexDivIm] = {[](A a) { return cgp::complex_div_im(a[0], a[1], a[2], a[3]); },
+                               complexPairs};
+    t[MathFn::ComplexPowRe] = {[](A a) { return cgp::complex_pow_re(a[0], a[1], a[2], a[3]); },
+                               complexPairs};
+    t[MathFn::ComplexPowIm] = {[](A a) { return cgp::complex_pow_im(a[0], a[1], a[2], a[3]); },
+                               complexPairs};
+    static const std::vector<Args> complexReal = {{0.7, 0.4, 0.75}, {-0.5, 1.2, 2.3}};
+    t[MathFn::ComplexPowRealRe] = {
+        [](A a) { return cgp::complex_pow_real_re(a[0], a[1], a[2]); }, complexReal};
+    t[MathFn::ComplexPowRealIm] = {
+        [](A a) { return cgp::complex_pow_real_im(a[0], a[1], a[2]); }, complexReal};
+    static const std::vector<Args> realComplex = {{1.5, 0.8, -0.35}, {0.6, -0.4, 1.1}};
+    t[MathFn::RealPowComplexRe] = {
+        [](A a) { return cgp::complex_real_pow_re(a[0], a[1], a[2]); }, realComplex};
+    t[MathFn::RealPowComplexIm] = {
+        [](A a) { return cgp::complex_real_pow_im(a[0], a[1], a[2]); }, realComplex};
+    static const std::vector<Args> complexInteger = {{0.7, 0.4, 3}, {-0.5, 1.2, -2}};
+    t[MathFn::ComplexPowIntRe] = {
+        [](A a) { return cgp::complex_pow_int_re(a[0], a[1], static_cast<int>(a[2])); },
+        complexInteger};
+    t[MathFn::ComplexPowIntIm] = {
+        [](A a) { return cgp::complex_pow_int_im(a[0], a[1], static_cast<int>(a[2])); },
+        complexInteger};
     return t;
   }();
   return table;
@@ -179,6 +224,8 @@ double evaluate(const ExprRef &e, const Args &args) {
     break;
   case ExprKind::Select:
     return at(0) ? at(1) : at(2);
+  case ExprKind::Cast:
+    return at(0);
   case ExprKind::Math: {
     Args values;
     for (size_t i = 0; i < e->operands.size(); ++i)

@@ -81,7 +81,9 @@ bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) 
   clang::QualType record = p->getType().getNonReferenceType();
   if (auto c = containerTypeOf(record, ctx))
     return c->elem.isFloating();
-  if (record->isPointerType()) // an array of structs too
+  if (clang::QualType element = vectorOfStructsElement(record, ctx); !element.isNull())
+    record = element; // a std::vector of structs, of complex numbers
+  else if (record->isPointerType()) // an array of structs too
     record = record->getPointeeType();
   else if (record->isArrayType())
     record = ctx.getBaseElementType(record);
@@ -100,10 +102,30 @@ bool isFloatingParam(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) 
   return shape.elem.isFloating();
 }
 
+/// Whether the file already defines what `mode` generates for `fn`
+/// (`f_grad`, `f_jvp` next to `f`): it includes a generated unit
+/// (`f.cgp.cpp`), whose copy of the user's code brings the marker along.
+bool alreadyGenerated(const clang::FunctionDecl *fn, Mode mode) {
+  std::string name = fn->getNameAsString() + (mode == Mode::Reverse ? "_grad" : "_jvp");
+  const clang::DeclContext *scope = fn->getDeclContext()->getRedeclContext();
+  clang::IdentifierInfo &id = fn->getASTContext().Idents.get(name);
+  for (const clang::NamedDecl *d : scope->lookup(clang::DeclarationName(&id))) {
+    const auto *other = llvm::dyn_cast<clang::FunctionDecl>(d);
+    if (const auto *ftd = llvm::dyn_cast<clang::FunctionTemplateDecl>(d))
+      other = ftd->getTemplatedDecl();
+    for (const clang::FunctionDecl *r = other; r; r = r->getPreviousDecl())
+      if (r->doesThisDeclarationHaveABody())
+        return true;
+  }
+  return false;
+}
+
 /// Why `p`, which isFloatingParam refuses, cannot be differentiated.
 std::string whyNotDifferentiable(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
   clang::QualType record = p->getType().getNonReferenceType();
-  if (record->isPointerType())
+  if (clang::QualType element = vectorOfStructsElement(record, ctx); !element.isNull())
+    record = element;
+  else if (record->isPointerType())
     record = record->getPointeeType();
   else if (record->isArrayType())
     record = ctx.getBaseElementType(record);
@@ -131,6 +153,8 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
                                " lists");
       continue;
     }
+    if (alreadyGenerated(m.canonical, m.mode))
+      continue; // its marker came in with an included generated unit
     const clang::FunctionDecl *def = m.canonical->getDefinition();
     if (!def || !def->hasBody()) {
       diag.error(m.marker, "'" + name + "' is marked " + macro + " but its body is not in this "
@@ -266,6 +290,15 @@ std::optional<clang::QualType> adjointParamType(clang::QualType t, clang::ASTCon
   if (auto c = containerTypeOf(value, ctx))
     return c->elem.isFloating() ? ctx.getPointerType(value.getUnqualifiedType())
                                 : clang::QualType();
+  if (clang::QualType element = vectorOfStructsElement(value, ctx); !element.isNull()) {
+    std::vector<RecordLeaf> leaves;
+    if (!flattenRecord(element, ctx, leaves).empty())
+      return std::nullopt;
+    for (const RecordLeaf &leaf : leaves)
+      if (leaf.elem.isFloating())
+        return ctx.getPointerType(value.getUnqualifiedType());
+    return clang::QualType();
+  }
   clang::QualType record = value;
   if (value->isPointerType())
     record = value->getPointeeType();

@@ -579,6 +579,8 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
   refuseCudaCall(e);
   if (ExprRef element = lowerAccessorCall(e))
     return element;
+  if (ExprRef part = lowerComplexScalar(e))
+    return part;
   std::string name = callee->getNameAsString();
   ScalarType resultType = scalarType(e->getType(), e->getBeginLoc());
 

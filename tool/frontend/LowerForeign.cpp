@@ -172,12 +172,19 @@ ExprRef Lowering::lowerForeignObject(const clang::Expr *e, const Var *param) {
   return foreign(pattern, param->elem, std::move(operands));
 }
 
-void Lowering::copyForeignRecord(const RecordView &to, const std::string &pattern,
-                                 const std::vector<ExprRef> &operands, std::vector<StmtRef> &out) {
+void Lowering::copyForeignRecord(const RecordView &to, clang::QualType type,
+                                 const std::string &pattern, const std::vector<ExprRef> &operands,
+                                 std::vector<StmtRef> &out) {
+  std::vector<RecordLeaf> leaves; // which leaves are parts of complex numbers
+  if (!flattenRecord(type.getNonReferenceType(), ctx_, leaves).empty() ||
+      leaves.size() != to.places.size())
+    leaves.assign(to.places.size(), RecordLeaf());
   for (size_t i = 0; i < to.places.size(); ++i) {
     std::string leaf = pattern;
     for (const clang::FieldDecl *field : to.fields[i])
       leaf += "." + field->getNameAsString();
+    if (leaves[i].complexPart >= 0)
+      leaf += leaves[i].complexPart == 0 ? ".real()" : ".imag()";
     const ScalarType &t = to.places[i].var->elem;
     if (to.dims[i].empty()) {
       out.push_back(assign(leafRef(to.places[i]), foreign(leaf, t, operands)));
@@ -223,7 +230,7 @@ StmtRef Lowering::lowerForeignRangeFor(const clang::CXXForRangeStmt *s) {
     RecordView view = viewOf(record);
     for (const LeafPlace &p : view.places)
       body.push_back(decl(p.var));
-    copyForeignRecord(view, element, elementOperands, body);
+    copyForeignRecord(view, t, element, elementOperands, body);
   } else {
     Var *var = scalarLoopVariable(loopVar, t);
     StmtRef d = decl(var, foreign(element, var->elem, elementOperands));

@@ -83,7 +83,8 @@ const clang::FieldDecl *Lowering::memberWithConstructor(clang::QualType t) {
   if (!rd)
     return nullptr;
   for (const clang::FieldDecl *field : rd->fields())
-    if (const clang::CXXRecordDecl *inner = field->getType()->getAsCXXRecordDecl()) {
+    if (const clang::CXXRecordDecl *inner = field->getType()->getAsCXXRecordDecl();
+        inner && !complexElement(field->getType(), ctx_)) { // std::complex's makes zero
       if (inner->hasUserProvidedDefaultConstructor() || memberWithConstructor(field->getType()))
         return field;
     }
@@ -263,7 +264,7 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
   if (init && foreignRoot(init)) { // a copy of a struct held by a foreign constant
     std::vector<ExprRef> operands;
     std::string pattern = foreignPattern(init, operands);
-    copyForeignRecord(to, pattern, operands, out);
+    copyForeignRecord(to, init->getType(), pattern, operands, out);
     return;
   }
   if (init) {
@@ -271,6 +272,16 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
       init = cleanups->getSubExpr()->IgnoreImplicit();
     if (const clang::Expr *value = structRValue(init)) {
+      if (isComplexOperation(value)) {
+        if (declared) {
+          fillComplex(to, value, out); // std::complex<double> z(x, y);  z = a * b;
+        } else {
+          // The value may read the parts it replaces (`z = std::polar(abs(z), 1.0)`).
+          ComplexValue v = complexResult(value);
+          setComplex(to, v, out);
+        }
+        return;
+      }
       if (filledByCall(value) && !(llvm::isa<clang::CXXConstructExpr>(value) &&
                                    holdsVectors(value->getType()))) {
         copyRecord(to, structValue(value), out); // s = a - b;  return Vec3(x, y, z);
@@ -309,7 +320,8 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     for (size_t i = 0; i < n; ++i) {
       bool found = false;
       values[i] = memberDefault(to.fields[i], found);
-      zero[i] = !values[i] && (found || zeroAll);
+      bool complexZero = !to.fields[i].empty() && complexElement(to.fields[i].back()->getType(), ctx_);
+      zero[i] = !values[i] && (found || zeroAll || complexZero);
     }
     if (!declared && !init)
       return;
@@ -535,6 +547,8 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
   const clang::CXXMethodDecl *md = e->getMethodDecl();
   if (!md)
     unsupported(e, "calls through pointers to members are not supported");
+  if (ExprRef part = lowerComplexScalar(e))
+    return part;
   if (ExprRef r = lowerContainerMethod(e))
     return r;
   if (ExprRef element = lowerAccessorCall(e))
@@ -583,7 +597,8 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
     for (const clang::FieldDecl *field : r.leaves[i].fields)
       leaf.access += "." + field->getNameAsString();
     leaf.isArray = !r.leaves[i].dims.empty();
-    if (containerTypeOf(r.leaves[i].fields.back()->getType(), ctx_))
+    leaf.complexPart = r.leaves[i].complexPart;
+    if (leaf.complexPart < 0 && containerTypeOf(r.leaves[i].fields.back()->getType(), ctx_))
       leaf.access += ".data()"; // a std::array member
     split.leaves.push_back(leaf);
   }
@@ -623,6 +638,8 @@ void Lowering::viewArgs(const RecordView &view, const clang::Expr *arg, const Fu
 }
 
 StmtRef Lowering::lowerRecordAssign(const clang::CXXOperatorCallExpr *e) {
+  if (StmtRef s = lowerComplexStmt(e)) // z = x, a number
+    return s;
   std::vector<StmtRef> out;
   RecordView to = recordView(e->getArg(0));
   const clang::Expr *from = e->getArg(1)->IgnoreImplicit();

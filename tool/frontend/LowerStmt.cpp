@@ -228,6 +228,13 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
   if (type->isReferenceType() && type.getNonReferenceType().isConstQualified() &&
       vd->getInit() && foreignRoot(vd->getInit()))
     type = type.getNonReferenceType();
+  if (const auto *runtime = type.getNonReferenceType()->getAsCXXRecordDecl();
+      runtime && globalName(runtime).rfind("::cgp::rt::", 0) == 0)
+    unsupported(vd->getLocation(),
+                "a gradient that cgp-ad generated (it holds the runtime's '" +
+                    runtime->getNameAsString() + "') cannot be differentiated again yet (reverse "
+                    "or forward mode over reverse mode); differentiate its forward mode function "
+                    "(f_jvp) instead: reverse over forward works");
   if (type->isReferenceType() && type.getNonReferenceType()->isRecordType() &&
       !containerTypeOf(type, ctx_))
     return lowerRecordReference(vd);
@@ -415,7 +422,7 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   } else if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e);
              op && op->getOperator() == clang::OO_Equal && op->getType()->isRecordType()) {
     if (const auto *md = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(op->getDirectCallee());
-        md && md->isUserProvided())
+        md && md->isUserProvided() && !isComplex(op))
       unsupported(e, "assignment operators that you wrote are not supported");
     return lowerRecordAssign(op);
   } else if (const auto *cao = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
@@ -469,6 +476,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
       out = algorithm;
     else if (StmtRef pair = lowerMathPairCall(c))
       out = pair;
+    else if (StmtRef complex = lowerComplexStmt(c))
+      return complex;
     else
       out = e->getType()->isRecordType() ? lowerStructCallStmt(c) : eval(lowerExpr(e));
   } else if (const auto *ce = llvm::dyn_cast<clang::CastExpr>(e);

@@ -42,7 +42,9 @@ namespace cgp {
 Lowering::StructArray Lowering::structArrayLayout(clang::QualType t, const std::string &what,
                                                   clang::SourceLocation loc) {
   StructArray a;
-  std::string type = t.getUnqualifiedType().getAsString();
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.SuppressTagKeyword = true; // 'Tagged', not 'struct Tagged'
+  std::string type = t.getUnqualifiedType().getAsString(policy);
   std::string problem = flattenRecord(t, ctx_, a.leaves);
   if (!problem.empty())
     unsupported(loc, what + ": " + problem);
@@ -253,17 +255,8 @@ std::optional<Lowering::RecordView> Lowering::structElement(const clang::Expr *e
 }
 
 const clang::CXXRecordDecl *Lowering::structVectorElement(clang::QualType t) {
-  const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
-      t.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!spec || !spec->isInStdNamespace() || spec->getName() != "vector" ||
-      spec->getTemplateArgs().size() < 1 ||
-      spec->getTemplateArgs()[0].getKind() != clang::TemplateArgument::Type)
-    return nullptr;
-  const clang::CXXRecordDecl *element =
-      spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-  if (!element || element->isInStdNamespace() || element->isLambda())
-    return nullptr;
-  return element;
+  clang::QualType element = vectorOfStructsElement(t, ctx_);
+  return element.isNull() ? nullptr : element->getAsCXXRecordDecl();
 }
 
 Lowering::StructArray Lowering::columnLayout(clang::QualType element, const std::string &what,
@@ -358,7 +351,8 @@ StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
       return block(stmts);
     }
     if (args.size() <= 2 && args[0]->getType()->isIntegerType()) {
-      if (args.size() == 1 && element->getAsCXXRecordDecl()->hasUserProvidedDefaultConstructor())
+      if (args.size() == 1 && element->getAsCXXRecordDecl()->hasUserProvidedDefaultConstructor() &&
+          !complexElement(element, ctx_)) // std::complex's makes zero
         unsupported(vd->getLocation(), "local '" + name + "': elements of '" +
                                            element.getAsString() + "' have a constructor; "
                                            "push_back the elements instead");
@@ -416,6 +410,55 @@ void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) 
   f->splitParams = true;
 }
 
+void Lowering::lowerStructVectorKernelParam(const clang::ParmVarDecl *p, Function *f) {
+  std::string name = p->getNameAsString();
+  clang::QualType t = p->getType();
+  if (!t->isLValueReferenceType())
+    unsupported(p->getLocation(), "parameter '" + name + "': pass a vector of structs by "
+                                  "reference ('const std::vector<S>&' or 'std::vector<S>&')");
+  clang::QualType element = vectorOfStructsElement(t, ctx_);
+  StructArray a = structArrayLayout(element, "parameter '" + name + "'", p->getLocation());
+  Var v;
+  v.name = name;
+  v.elem = a.leaves[0].elem;
+  v.shape = Var::Pointer;
+  v.isConst = t.getNonReferenceType().isConstQualified();
+  v.origin = Var::Param;
+  v.paramIndex = static_cast<int>(f->params.size());
+  v.pos = position(p->getLocation());
+  a.buffer = module_.newVar(v);
+  f->params.push_back(a.buffer);
+  a.count = addSizeParam(name, v.pos, f);
+  vars_[p] = a.buffer;
+  structArrays_[p] = a;
+  f->splitParams = true;
+}
+
+void Lowering::describeStructVectorParam(const clang::ParmVarDecl *p, int index, Function *f) {
+  clang::QualType t = p->getType();
+  const StructArray &a = structArrays_.at(p);
+  SplitParam split;
+  split.index = index;
+  split.name = p->getNameAsString();
+  split.type = globalTypeName(t.getNonReferenceType().getUnqualifiedType(), ctx_);
+  split.isContainer = true;
+  split.isConst = t.getNonReferenceType().isConstQualified();
+  split.byReference = true;
+  split.inOut = !split.isConst;
+  split.stride = a.stride;
+  SplitParam::Leaf data;
+  data.var = a.buffer;
+  data.access = ".data()";
+  data.isArray = true;
+  data.flatElements = true;
+  split.leaves.push_back(data);
+  SplitParam::Leaf size;
+  size.var = a.count;
+  size.access = ".size()";
+  split.leaves.push_back(size);
+  f->splitOriginals.push_back(split);
+}
+
 bool Lowering::lowerStructVectorArg(const clang::Expr *arg, const clang::ParmVarDecl *param,
                                     std::vector<ExprRef> &args) {
   auto it = structArrays_.find(param);
@@ -440,7 +483,7 @@ bool Lowering::lowerStructVectorArg(const clang::Expr *arg, const clang::ParmVar
     out.push_back(rangeLoop(copy.count->name, intLit(0), varRef(copy.count), [&](ExprRef k) {
       std::vector<StmtRef> fill;
       elementOperands.push_back(k);
-      copyForeignRecord(elementView(copy, k),
+      copyForeignRecord(elementView(copy, k), element,
                         range + "[$" + std::to_string(operands.size()) + "]", elementOperands,
                         fill);
       elementOperands.pop_back();
@@ -455,6 +498,32 @@ bool Lowering::lowerStructVectorArg(const clang::Expr *arg, const clang::ParmVar
   if (!from || !from->count)
     unsupported(arg, "a vector of structs argument must be a vector of structs variable or "
                      "parameter");
+  if (from->columns.empty()) {
+    // A kernel's parameter, one flat buffer: its elements copied into
+    // columns before the call, for a helper that only reads them.
+    if (!param->getType().getNonReferenceType().isConstQualified())
+      unsupported(arg, "passing the vector of structs parameter '" + from->buffer->name +
+                       "' to a helper that may change it is not supported; pass it by const "
+                       "reference, or pass its elements");
+    if (!sideEffects_ || lazy_)
+      unsupported(arg, "a vector of structs parameter passed here must be copied into a local "
+                       "vector first");
+    std::vector<StmtRef> &out = sideEffects_->before;
+    clang::QualType element = ctx_.getRecordType(structVectorElement(param->getType()));
+    StructArray copy = newStructVector(from->buffer->name + "_columns", element,
+                                       arg->getBeginLoc(), out);
+    out.push_back(assign(varRef(copy.count), varRef(from->count)));
+    resizeColumns(copy, out);
+    out.push_back(rangeLoop(copy.count->name, intLit(0), varRef(copy.count), [&](ExprRef k) {
+      std::vector<StmtRef> fill;
+      copyRecord(elementView(copy, k), elementView(*from, k), fill);
+      return fill;
+    }, position(arg->getBeginLoc())));
+    for (Var *column : copy.columns)
+      args.push_back(address(column, intLit(0)));
+    args.push_back(varRef(copy.count));
+    return true;
+  }
   if (!param->getType().getNonReferenceType().isConstQualified())
     for (Var *column : from->columns)
       if (column->isConst)

@@ -107,6 +107,8 @@ const clang::Expr *Lowering::structRValue(const clang::Expr *e) {
 }
 
 bool Lowering::filledByCall(const clang::Expr *value) {
+  if (isComplexOperation(value))
+    return false; // set part by part (LowerComplex.cpp)
   if (llvm::isa<clang::CallExpr>(value))
     return true;
   if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(value))
@@ -257,6 +259,8 @@ ExprRef Lowering::lowerUserCall(const clang::Expr *e, ScalarType type, const Rec
 
 ExprRef Lowering::lowerOperatorCall(const clang::CXXOperatorCallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
+  if (ExprRef compared = lowerComplexScalar(e))
+    return compared;
   if (ExprRef element = lowerAccessorCall(e))
     return element;
   if (!callee || !callee->getDefinition() ||
@@ -267,6 +271,8 @@ ExprRef Lowering::lowerOperatorCall(const clang::CXXOperatorCallExpr *e) {
 }
 
 StmtRef Lowering::lowerStructCallStmt(const clang::CallExpr *e) {
+  if (StmtRef s = lowerComplexStmt(e))
+    return s;
   if (const clang::FunctionDecl *fd = e->getDirectCallee();
       fd && fd->getReturnType()->isReferenceType()) {
     StmtRef s = eval(lowerUserCall(e, ScalarType::voidType(), nullptr)); // acc += f;

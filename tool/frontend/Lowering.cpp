@@ -232,6 +232,13 @@ Function *Lowering::lowerSignature(const clang::FunctionDecl *fd) {
       continue;
     }
     auto lowerParam = [&] {
+      if (structVectorElement(p->getType()) && fd->getCanonicalDecl() == kernelDecl_ &&
+          kernelWrt_.count(p)) {
+        lowerStructVectorKernelParam(p, f); // std::vector<std::complex<double>>& v
+        if (describeSplits)
+          describeStructVectorParam(p, static_cast<int>(i), f);
+        return;
+      }
       if (structVectorElement(p->getType()) && fd->getCanonicalDecl() != kernelDecl_) {
         bool fromConstant = firstCall_.callee == fd && i < firstCall_.call->getNumArgs() &&
                             foreignRoot(firstCall_.call->getArg(i)) && mayBeForeign(p);

@@ -249,6 +249,34 @@ private:
   static RecordView subView(const RecordView &whole, const std::vector<const clang::FieldDecl *> &path);
   static RecordView viewOf(const RecordLocal &record);
 
+  // std::complex (LowerComplex.cpp): a struct of its two parts.
+  struct ComplexValue {
+    ExprRef re, im;
+  };
+  /// Whether `e` has type std::complex<float|double>.
+  bool isComplex(const clang::Expr *e) const;
+  /// Whether `e` makes a new complex number with the standard library's
+  /// operations (a constructor, an operator, conj, polar, exp...).
+  bool isComplexOperation(const clang::Expr *e);
+  ScalarType complexType(const clang::Expr *e);
+  void refuseComplexOnDevice(const clang::Expr *e);
+  /// The parts of `e`, a complex number or a real one (imaginary part 0),
+  /// in type `t`.
+  ComplexValue complexValue(const clang::Expr *e, const ScalarType &t);
+  /// The parts of the value a complex operation makes.
+  ComplexValue complexResult(const clang::Expr *e);
+  /// Sets the complex place `to` to `v`, the real part staged when the
+  /// imaginary part reads it.
+  void setComplex(const RecordView &to, const ComplexValue &v, std::vector<StmtRef> &out);
+  /// Sets `to` to the value of the complex operation `value`.
+  void fillComplex(const RecordView &to, const clang::Expr *value, std::vector<StmtRef> &out);
+  /// real, imag, abs, arg, norm, == and != of complex numbers; null for
+  /// other calls.
+  ExprRef lowerComplexScalar(const clang::Expr *e);
+  /// `z op= w`, `z = x`, `z.real(x)` as statements; null for other
+  /// statements.
+  StmtRef lowerComplexStmt(const clang::Expr *e);
+
   // Calls lowered where they are made (LowerInlined.cpp).
   /// Calls being lowered where they are made (LowerInlined.cpp), innermost
   /// last: the object `this` names in each, and what its parameters stand
@@ -329,7 +357,7 @@ private:
   static std::vector<ExprRef> elementAt(const Var *v, int64_t k); // k-th element, row-major (a pointer: k)
   /// A member of struct `t` (nested ones too) whose type has a default
   /// constructor the user wrote, which default initialisation would call.
-  static const clang::FieldDecl *memberWithConstructor(clang::QualType t);
+  const clang::FieldDecl *memberWithConstructor(clang::QualType t);
   /// `e + k`, folded where `e` ends in a constant.
   static ExprRef plusConstant(ExprRef e, int64_t k);
   /// Sets the elements of the 1-D member array at `place` from the braced
@@ -345,7 +373,7 @@ private:
   static const clang::Expr *structRValue(const clang::Expr *e);
   /// True when `value` (a structRValue) is made by a call: of a function
   /// returning a struct, or of a constructor the user wrote.
-  static bool filledByCall(const clang::Expr *value);
+  bool filledByCall(const clang::Expr *value);
   /// The struct `e` gives as a value: a variable's or member's leaves, or a
   /// temporary holding the value of a struct rvalue, made by statements run
   /// before the current statement.
@@ -402,6 +430,12 @@ private:
   /// variable in messages); refuses structs with members of several types.
   StructArray structArrayLayout(clang::QualType t, const std::string &what,
                                 clang::SourceLocation loc);
+  /// A kernel's differentiated `std::vector<S>` parameter (S of one
+  /// floating type, std::complex included): its elements as one flat
+  /// buffer, as an array of structs, and its size.
+  void lowerStructVectorKernelParam(const clang::ParmVarDecl *p, Function *f);
+  /// For its entry points: the vector's data() seen as numbers, and size().
+  void describeStructVectorParam(const clang::ParmVarDecl *p, int index, Function *f);
   /// `const S* ps`, `S* ps`, `S ps[]`: one pointer to the flat buffer.
   void lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f);
   /// `S ps[N];`: a flat local array, initialised element by element.
@@ -525,8 +559,9 @@ private:
   ExprRef lowerForeign(const clang::Expr *e);
   /// A foreign value passed whole to the foreign parameter `param`.
   ExprRef lowerForeignObject(const clang::Expr *e, const Var *param);
-  /// Sets the leaves of `to` from the struct `pattern` reads (a copy).
-  void copyForeignRecord(const RecordView &to, const std::string &pattern,
+  /// Sets the leaves of `to` from the struct of type `type` that `pattern`
+  /// reads (a copy).
+  void copyForeignRecord(const RecordView &to, clang::QualType type, const std::string &pattern,
                          const std::vector<ExprRef> &operands, std::vector<StmtRef> &out);
   /// `for (auto p : range)` over a foreign container: counted with size(),
   /// its elements read with [].

@@ -168,6 +168,32 @@ std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::AST
   return c;
 }
 
+std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTContext &ctx) {
+  clang::QualType bare = t.getNonReferenceType().getCanonicalType();
+  const auto *spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(bare->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || !spec->getIdentifier() || spec->getName() != "complex")
+    return std::nullopt;
+  auto elem = scalarTypeOf(spec->getTemplateArgs()[0].getAsType(), ctx);
+  if (!elem || !elem->isFloating())
+    return std::nullopt;
+  return elem;
+}
+
+clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx) {
+  const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || !spec->isInStdNamespace() || spec->getName() != "vector" ||
+      spec->getTemplateArgs().size() < 1 ||
+      spec->getTemplateArgs()[0].getKind() != clang::TemplateArgument::Type)
+    return {};
+  clang::QualType element = spec->getTemplateArgs()[0].getAsType();
+  const clang::CXXRecordDecl *rd = element->getAsCXXRecordDecl();
+  if (!rd || rd->isLambda() || (rd->isInStdNamespace() && !complexElement(element, ctx)))
+    return {};
+  return element;
+}
+
 ScalarType sizeType(const clang::ASTContext &ctx) {
   return *scalarTypeOf(ctx.getSizeType(), ctx);
 }
@@ -279,6 +305,21 @@ std::string ownCopyProblem(const clang::CXXRecordDecl *rd, clang::QualType t) {
 
 std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
                           std::vector<RecordLeaf> &out, bool vectors) {
+  auto complexLeaves = [&](const std::vector<const clang::FieldDecl *> &fields,
+                           const std::string &path, const ScalarType &elem) {
+    for (int part = 0; part < 2; ++part) {
+      RecordLeaf leaf;
+      leaf.fields = fields;
+      leaf.path = (path.empty() ? "" : path + "_") + (part == 0 ? "re" : "im");
+      leaf.elem = elem;
+      leaf.complexPart = part;
+      out.push_back(leaf);
+    }
+  };
+  if (std::optional<ScalarType> elem = complexElement(t, ctx)) {
+    complexLeaves({}, "", *elem);
+    return "";
+  }
   const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd || !rd->hasDefinition())
     return "variables of type '" + t.getAsString() + "' are not supported";
@@ -287,7 +328,7 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
   if (rd->isInStdNamespace())
     return "'" + t.getUnqualifiedType().getAsString() +
            "' is not supported; of the standard library's types, cgp-ad differentiates "
-           "std::vector and std::array of numbers";
+           "std::vector and std::array of numbers, and std::complex<float|double>";
   if (rd->isUnion())
     return "unions are not supported";
   if (rd->isPolymorphic() || rd->getNumBases() > 0)
@@ -309,7 +350,9 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       std::optional<ContainerType> container = containerTypeOf(ft, ctx);
       if (inner && container)
         inner = nullptr; // a std::array member is an array leaf
-      if (container && container->isVector) {
+      if (std::optional<ScalarType> elem = complexElement(ft, ctx)) {
+        complexLeaves(prefix, name, *elem);
+      } else if (container && container->isVector) {
         if (!vectors)
           return "member '" + field->getNameAsString() + "' is a std::vector; structs holding "
                  "vectors are supported as locals and helper parameters only";

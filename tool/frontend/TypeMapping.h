@@ -43,6 +43,16 @@ struct ContainerType {
 std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::ASTContext &ctx,
                                              std::string *problem = nullptr);
 
+/// The number type of `std::complex<float>` or `std::complex<double>`
+/// (references and const looked through), or nothing for other types. A
+/// complex number is a struct of two leaves, `re` and `im`, in that order:
+/// the layout the standard guarantees (an array of two numbers).
+std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTContext &ctx);
+
+/// The element type of `t` (references and const looked through) when it is
+/// a std::vector of structs (of complex numbers too), else a null type.
+clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx);
+
 /// The type of `v.size()`: std::size_t, as the platform spells it.
 ScalarType sizeType(const clang::ASTContext &ctx);
 
@@ -56,6 +66,10 @@ struct RecordLeaf {
   /// A std::vector member: a buffer of `elem` with its size, like a vector
   /// local (dims empty).
   bool isVector = false;
+  /// A part of a std::complex: 0 the real part, 1 the imaginary part
+  /// (`fields` ends at the complex member itself, or is empty for a complex
+  /// value on its own); -1 for other leaves.
+  int complexPart = -1;
 };
 
 /// The leaves of struct type `t`, in declaration order. Returns an empty

@@ -180,6 +180,16 @@ enum class MathFn : uint8_t {
   DsqrtRn, DsqrtRz, DsqrtRu, DsqrtRd, FrsqrtRn,
   // generated code only: the derivative of lgamma (include/cgp/digamma.h)
   Digamma,
+  // generated code only: std::complex's division and functions (exp, log,
+  // sqrt, pow, log10, the trigonometric and hyperbolic ones),
+  // one function per part of the value, each the real or imaginary part of
+  // the standard library's own result (include/cgp/complex.h)
+  ComplexDivRe, ComplexDivIm, ComplexExpRe, ComplexExpIm, ComplexLogRe, ComplexLogIm,
+  ComplexSqrtRe, ComplexSqrtIm, ComplexPowRe, ComplexPowIm, ComplexPowRealRe,
+  ComplexPowRealIm, RealPowComplexRe, RealPowComplexIm, ComplexPowIntRe, ComplexPowIntIm,
+  ComplexLog10Re, ComplexLog10Im, ComplexSinRe, ComplexSinIm, ComplexCosRe, ComplexCosIm,
+  ComplexTanRe, ComplexTanIm, ComplexSinhRe, ComplexSinhIm, ComplexCoshRe, ComplexCoshIm,
+  ComplexTanhRe, ComplexTanhIm,
   NumFunctions // not a function: how many there are
 };
 
@@ -426,6 +436,12 @@ struct SplitParam {
     Var *var = nullptr;     // the split parameter
     std::string access;     // ".c.x", ".k"; a container's ".data()", ".size()"
     bool isArray = false;
+    /// A part of a std::complex (0 real, 1 imaginary) that `access` reaches;
+    /// -1 for other leaves.
+    int complexPart = -1;
+    /// `access` gives a pointer to structs (a vector of structs' data()),
+    /// which the leaf sees as a flat buffer of numbers.
+    bool flatElements = false;
   };
   std::vector<Leaf> leaves;
   /// An array of structs (`const S* ps`, `S* ps`): one leaf, a pointer to

@@ -396,6 +396,191 @@ void addRoundedRows(std::vector<MathFunction> &t) {
                         infinite)));
 }
 
+/// A complex number as two IR expressions, and the arithmetic the
+/// derivatives of the complex rows need.
+struct Pair {
+  ExprRef re, im;
+};
+Pair operator*(const Pair &a, const Pair &b) {
+  return {sub(mul(a.re, b.re), mul(a.im, b.im)), add(mul(a.re, b.im), mul(a.im, b.re))};
+}
+Pair scaled(const ExprRef &k, const Pair &a) { return {mul(k, a.re), mul(k, a.im)}; }
+/// a / b = a conj(b) / |b|^2.
+Pair quotientOf(C &c, const Pair &a, const Pair &b, const std::string &name) {
+  ExprRef n = c.shared(add(mul(b.re, b.re), mul(b.im, b.im)), name);
+  return {div(add(mul(a.re, b.re), mul(a.im, b.im)), n),
+          div(sub(mul(a.im, b.re), mul(a.re, b.im)), n)};
+}
+/// 1 / b = conj(b) / |b|^2.
+Pair reciprocalOf(C &c, const Pair &b, const std::string &name) {
+  ExprRef n = c.shared(add(mul(b.re, b.re), mul(b.im, b.im)), name);
+  return {div(b.re, n), neg(div(b.im, n))};
+}
+/// The principal logarithm of x + iy: log|z| + i arg z.
+Pair logOf(C &c, const ExprRef &x, const ExprRef &y) {
+  return {c.call(MathFn::Log, {c.call(MathFn::Hypot, {x, y})}), c.call(MathFn::Atan2, {y, x})};
+}
+
+/// What one argument of a complex function is: both parts of a complex
+/// number (two floating arguments), a real number, or an integer.
+enum class Slot { Complex, Real, Integer };
+
+/// The derivatives of a complex function with respect to each of its
+/// complex or real arguments (nothing for an integer one), complex numbers
+/// themselves since the functions are analytic: the context gives the
+/// arguments and `w`, the function's value.
+using ComplexRule = std::function<std::vector<Pair>(C &, const Pair &w)>;
+
+/// The two rows of a complex function, its real part (`re`) and its
+/// imaginary part (`im`, the next enumerator), spelled
+/// `cgp::complex_<stem>_re`/`_im`. With g = p + iq the derivative with
+/// respect to a complex argument x + iy, the Cauchy-Riemann equations give
+/// d re/dx = p, d re/dy = -q, d im/dx = q, d im/dy = p; with respect to a
+/// real argument a, d re/da = p and d im/da = q.
+void addComplexRows(std::vector<MathFunction> &t, MathFn re, const std::string &stem,
+                    std::vector<Slot> slots, double cost, ComplexRule rule,
+                    Singularity singular = Singularity::None) {
+  MathFn im = static_cast<MathFn>(static_cast<int>(re) + 1);
+  for (int part = 0; part < 2; ++part) {
+    MathFn self = part == 0 ? re : im, other = part == 0 ? im : re;
+    std::vector<MathArg> args;
+    std::vector<PartialRule> partials;
+    int derivative = 0; // which of the rule's derivatives
+    for (Slot slot : slots) {
+      if (slot == Slot::Integer) {
+        args.push_back(I);
+        partials.push_back(nullptr);
+        continue;
+      }
+      int parts = slot == Slot::Complex ? 2 : 1;
+      for (int k = 0; k < parts; ++k) {
+        args.push_back(F);
+        // d(part)/d(x) is p (re) or q (im); d(part)/d(y) is -q (re) or p (im).
+        bool imaginaryOfG = (part == 1) != (k == 1);
+        bool minus = part == 0 && k == 1;
+        partials.push_back([=](C &c) {
+          ExprRef own = c.value();
+          ExprRef rest = c.shared(c.call(other, c.mathCall()->operands),
+                                  stem + (part == 0 ? "_im" : "_re") + "_value");
+          Pair w = part == 0 ? Pair{own, rest} : Pair{rest, own};
+          Pair g = rule(c, w)[derivative];
+          Partial p = factor(imaginaryOfG ? g.im : g.re);
+          return minus ? negated(p) : p;
+        });
+      }
+      ++derivative;
+    }
+    MathFunction f = exact(row(self, "cgp::complex_" + stem + (part == 0 ? "_re" : "_im"), args,
+                               cost, partials, singular));
+    f.header = "cgp/complex.h";
+    t.push_back(f);
+  }
+}
+
+/// std::complex's functions whose values generated code takes from the
+/// standard library itself, so that they are the primal's to the last bit.
+void addComplexFunctions(std::vector<MathFunction> &t) {
+  using S = Slot;
+  auto arg = [](C &c, size_t i) { return c.arg(i); };
+  addComplexRows(t, MathFn::ComplexDivRe, "div", {S::Complex, S::Complex}, 8,
+                 [=](C &c, const Pair &w) { // z / v: 1 / v and -w / v
+                   Pair v{arg(c, 2), arg(c, 3)};
+                   Pair byZ = reciprocalOf(c, v, "divisor_norm");
+                   Pair byV = quotientOf(c, w, v, "divisor_norm");
+                   return std::vector<Pair>{byZ, {neg(byV.re), neg(byV.im)}};
+                 },
+                 Singularity::WhereValueInfinite);
+  addComplexRows(t, MathFn::ComplexExpRe, "exp", {S::Complex}, 45,
+                 [](C &, const Pair &w) { return std::vector<Pair>{w}; });
+  addComplexRows(t, MathFn::ComplexLogRe, "log", {S::Complex}, 45,
+                 [=](C &c, const Pair &) { // 1 / z
+                   Pair z{arg(c, 0), arg(c, 1)};
+                   return std::vector<Pair>{reciprocalOf(c, z, "argument_norm")};
+                 },
+                 Singularity::WhereValueInfinite);
+  addComplexRows(t, MathFn::ComplexSqrtRe, "sqrt", {S::Complex}, 30,
+                 [](C &c, const Pair &w) { // 1 / (2w)
+                   Pair r = reciprocalOf(c, w, "root_norm");
+                   return std::vector<Pair>{{mul(c.constant(0.5), r.re), mul(c.constant(0.5), r.im)}};
+                 },
+                 Singularity::WhereValueFinite);
+  addComplexRows(t, MathFn::ComplexLog10Re, "log10", {S::Complex}, 45,
+                 [=](C &c, const Pair &) { // 1 / (z ln 10)
+                   Pair z{arg(c, 0), arg(c, 1)};
+                   return std::vector<Pair>{
+                       reciprocalOf(c, scaled(c.constant(kLn10), z), "argument_norm")};
+                 },
+                 Singularity::WhereValueInfinite);
+  // The trigonometric and hyperbolic functions: each derivative is another
+  // of them (or 1 +- w^2), at the same argument.
+  auto other = [=](MathFn re, double sign) {
+    return [=](C &c, const Pair &) {
+      MathFn im = static_cast<MathFn>(static_cast<int>(re) + 1);
+      std::vector<ExprRef> z = {arg(c, 0), arg(c, 1)};
+      Pair g{c.call(re, z), c.call(im, z)};
+      return std::vector<Pair>{sign < 0 ? Pair{neg(g.re), neg(g.im)} : g};
+    };
+  };
+  auto squared = [](double sign) { // 1 + sign w^2
+    return [=](C &c, const Pair &w) {
+      Pair w2 = w * w;
+      return std::vector<Pair>{{add(c.constant(1), mul(c.constant(sign), w2.re)),
+                                mul(c.constant(sign), w2.im)}};
+    };
+  };
+  addComplexRows(t, MathFn::ComplexSinRe, "sin", {S::Complex}, 60, other(MathFn::ComplexCosRe, 1));
+  addComplexRows(t, MathFn::ComplexCosRe, "cos", {S::Complex}, 60,
+                 other(MathFn::ComplexSinRe, -1));
+  addComplexRows(t, MathFn::ComplexTanRe, "tan", {S::Complex}, 60, squared(1),
+                 Singularity::WhereValueInfinite);
+  addComplexRows(t, MathFn::ComplexSinhRe, "sinh", {S::Complex}, 60,
+                 other(MathFn::ComplexCoshRe, 1));
+  addComplexRows(t, MathFn::ComplexCoshRe, "cosh", {S::Complex}, 60,
+                 other(MathFn::ComplexSinhRe, 1));
+  addComplexRows(t, MathFn::ComplexTanhRe, "tanh", {S::Complex}, 60, squared(-1),
+                 Singularity::WhereValueInfinite);
+  // pow, in each of the forms <complex> declares; d/dz of z^s is s z^(s-1),
+  // from the same function, so that it is exact where z is 0.
+  addComplexRows(t, MathFn::ComplexPowRe, "pow", {S::Complex, S::Complex}, 90,
+                 [=](C &c, const Pair &w) { // z^s: s z^(s-1), and w log z
+                   Pair s{arg(c, 2), arg(c, 3)};
+                   std::vector<ExprRef> lower = {arg(c, 0), arg(c, 1),
+                                                 sub(s.re, c.constant(1)), s.im};
+                   Pair power{c.call(MathFn::ComplexPowRe, lower),
+                              c.call(MathFn::ComplexPowIm, lower)};
+                   return std::vector<Pair>{s * power, w * logOf(c, arg(c, 0), arg(c, 1))};
+                 },
+                 Singularity::WhereValueFinite);
+  addComplexRows(t, MathFn::ComplexPowRealRe, "pow_real", {S::Complex, S::Real}, 90,
+                 [=](C &c, const Pair &w) { // z^p: p z^(p-1), and w log z
+                   std::vector<ExprRef> lower = {arg(c, 0), arg(c, 1),
+                                                 sub(arg(c, 2), c.constant(1))};
+                   Pair power{c.call(MathFn::ComplexPowRealRe, lower),
+                              c.call(MathFn::ComplexPowRealIm, lower)};
+                   return std::vector<Pair>{scaled(arg(c, 2), power),
+                                            w * logOf(c, arg(c, 0), arg(c, 1))};
+                 },
+                 Singularity::WhereValueFinite);
+  addComplexRows(t, MathFn::RealPowComplexRe, "real_pow", {S::Real, S::Complex}, 90,
+                 [=](C &c, const Pair &w) { // a^s: s a^(s-1), and w log a
+                   Pair s{arg(c, 1), arg(c, 2)};
+                   std::vector<ExprRef> lower = {arg(c, 0), sub(s.re, c.constant(1)), s.im};
+                   Pair power{c.call(MathFn::RealPowComplexRe, lower),
+                              c.call(MathFn::RealPowComplexIm, lower)};
+                   return std::vector<Pair>{s * power, w * logOf(c, arg(c, 0), c.constant(0))};
+                 },
+                 Singularity::WhereValueFinite);
+  addComplexRows(t, MathFn::ComplexPowIntRe, "pow_int", {S::Complex, S::Integer}, 40,
+                 [=](C &c, const Pair &) { // z^n: n z^(n-1)
+                   std::vector<ExprRef> lower = {arg(c, 0), arg(c, 1),
+                                                 binary(BinaryOp::Sub, arg(c, 2), intLit(1))};
+                   Pair power{c.call(MathFn::ComplexPowIntRe, lower),
+                              c.call(MathFn::ComplexPowIntIm, lower)};
+                   return std::vector<Pair>{
+                       scaled(cast(c.type(), arg(c, 2), false), power)};
+                 });
+}
+
 std::vector<MathFunction> buildRows() {
   std::vector<MathFunction> t;
   addBasicRows(t);
@@ -407,6 +592,7 @@ std::vector<MathFunction> buildRows() {
   MathFunction digamma = exact(row(MathFn::Digamma, "cgp::digamma", {F}, 40, {nullptr}));
   digamma.header = "cgp/digamma.h";
   t.push_back(digamma);
+  addComplexFunctions(t);
   return t;
 }
 

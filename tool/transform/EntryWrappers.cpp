@@ -35,6 +35,17 @@ std::string flatView(const SplitParam &sp, const std::string &name, bool isConst
          name + ")";
 }
 
+static std::string leafPlace(const std::string &object, const SplitParam::Leaf &leaf, bool isConst) {
+  if (leaf.flatElements) // a vector of structs' elements, seen as numbers
+    return "reinterpret_cast<" + std::string(isConst ? "const " : "") + leaf.var->elem.spelling +
+           " *>(" + object + leaf.access + ")";
+  if (leaf.complexPart < 0)
+    return object + leaf.access;
+  // std::complex<T> is an array of two T's (its layout is the standard's).
+  return "reinterpret_cast<" + std::string(isConst ? "const " : "") + leaf.var->elem.spelling +
+         " (&)[2]>(" + object + leaf.access + ")[" + std::to_string(leaf.complexPart) + "]";
+}
+
 StmtRef layoutCheck(const SplitParam &sp, const ScalarType &elem) {
   std::string n = std::to_string(sp.stride);
   return raw("static_assert(sizeof(" + sp.type + ") == " + n + " * sizeof(" + elem.spelling +
@@ -96,7 +107,13 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient, int ins
     if (declared.insert(&sp).second)
       w->params.push_back(structParam(m, sp, sp.name, sp.inOut, sp.isConst && !sp.inOut,
                                       sp.byReference));
-    args.push_back(sp.name + it->second.second->access);
+    args.push_back(leafPlace(sp.name, *it->second.second, !sp.inOut));
+    if (it->second.second->flatElements) {
+      SplitParam element = sp; // the layout of std::vector<S>::value_type
+      element.type += "::value_type";
+      if (checked.insert(element.type).second)
+        checks.push_back(layoutCheck(element, p->elem));
+    }
   }
   // The adjoints (f_grad: a pointer to a struct of them) or tangents
   // (f_jvp: a struct by value, a pointer for an in/out one).
@@ -123,11 +140,14 @@ Function *wrap(Module &m, Function *g, const Function &k, bool gradient, int ins
     bool pointer = gradient || sp.inOut;
     if (declaredOut.insert(&sp).second)
       w->params.push_back(structParam(m, sp, name, pointer, false, false));
-    std::string member = leaf.access.substr(1);
     if (!pointer)
-      args.push_back(name + leaf.access);
+      args.push_back(leafPlace(name, leaf, true));
+    else if (leaf.complexPart >= 0)
+      args.push_back("&" + leafPlace("(*" + name + ")", leaf, false));
+    else if (leaf.flatElements)
+      args.push_back(leafPlace("(*" + name + ")", leaf, false));
     else
-      args.push_back((leaf.isArray ? "" : "&") + name + "->" + member);
+      args.push_back((leaf.isArray ? "" : "&") + name + "->" + leaf.access.substr(1));
   }
   std::string call = g->qualifiedName() + "(";
   for (size_t i = 0; i < args.size(); ++i)

@@ -44,7 +44,7 @@ void k(std::vector<P>& ps, double a) {
 #ifdef MAP
 CGP_GRAD(a)
 double k(std::map<int, double>& m, double a) {
-  // MAP: containers.cpp:[[@LINE-1]]:33: error: cannot differentiate 'k': parameter 'm': 'std::map<int, double>' is not supported; of the standard library's types, cgp-ad differentiates std::vector and std::array of numbers
+  // MAP: containers.cpp:[[@LINE-1]]:33: error: cannot differentiate 'k': parameter 'm': 'std::map<int, double>' is not supported; of the standard library's types, cgp-ad differentiates std::vector and std::array of numbers, and std::complex<float|double>
   m[0] = a;
   return a * m.at(0);
 }
