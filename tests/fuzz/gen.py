@@ -15,7 +15,8 @@ pointers and references, helpers and kernel parameters taking T& / const T&,
 template helpers, range-based for, enum class and constexpr helpers; from a third, structs;
 from a fourth, lambdas (passed to function templates too, as a seventh decides; an eighth makes
 kernels templates); from a fifth (Gen.init_containers), std::vector and std::array
-parameters, locals and helpers. Values are kept bounded
+parameters, locals and helpers; from a sixth (Gen.init_complex), std::complex locals, their
+arithmetic and functions. Values are kept bounded
 (tanh squashes, divisions by 1.5+x*x, ...) and every loop is bounded, so
 each kernel terminates and stays finite.
 
@@ -28,6 +29,7 @@ float kernels a traced twin in double (the finite-difference reference).
 `python3 gen.py SEED` prints the kernel and its test case.
 """
 import contextlib
+import math
 import random
 import re
 import sys
@@ -146,6 +148,23 @@ class Math(Node):
         if self.style == "suffix" and c.T == "float":
             return "%sf(%s)" % (self.fn, a)
         return "%s(%s)" % (self.fn, a)
+
+
+class CNode(Node):
+    """A std::complex expression (or a real number read from one): fmt % rendered parts ('T' in fmt is the floating type);
+    mag bounds its modulus."""
+
+    def __init__(self, fmt, parts, mag):
+        self.fmt, self.parts, self.mag = fmt, parts, mag
+
+    def r(self, c):
+        return self.fmt.replace("std::complex<T>", "std::complex<%s>" % c.T) % tuple(
+            p.r(c) for p in self.parts)
+
+
+def math_exp(m):
+    """A bound of |exp(z)| for |z| <= m."""
+    return math.exp(m)
 
 
 class ViaDouble(Node):
@@ -420,11 +439,13 @@ class Scope:
     def __init__(self, parent=None):
         if parent is None:
             self.fs, self.arrs, self.ints = [], [], []
+            self.cx = []
             self.loop = 0  # loop depth
             self.level = 0
         else:
             self.fs, self.arrs, self.ints = list(parent.fs), list(parent.arrs), list(parent.ints)
             self.structs = list(getattr(parent, "structs", []))  # struct variables (third stream's code)
+            self.cx = list(getattr(parent, "cx", []))  # std::complex locals (sixth stream's code)
             self.bools = list(getattr(parent, "bools", []))
             self.loop = parent.loop
             self.level = parent.level + 1
@@ -470,9 +491,13 @@ class Gen:
         self.init_lambdas()
         self.init_containers()
         self.init_template_kernel()
+        self.init_complex()
 
     # -- small utilities
     def fresh(self, base):
+        if self.cplx:  # names of the sixth stream's code (zq1, ...)
+            self.qcounter += 1
+            return "%sq%d" % (base, self.qcounter)
         if self.cont:  # names of the fifth stream's code (vc1, jc2, ...)
             self.ccounter += 1
             return "%sc%d" % (base, self.ccounter)
@@ -777,6 +802,8 @@ class Gen:
                 out += self.lambda_snippet(scope)  # from the fourth stream: lambdas
             if not self.alt_depth and not self.in_helper and self.crate and self.r5.random() < self.crate:
                 out += self.container_snippet(scope)  # from the fifth stream: std::vector, std::array
+            if not self.alt_depth and not self.in_helper and self.qrate and self.r6.random() < self.qrate:
+                out += self.complex_snippet(scope)  # from the sixth stream: std::complex
         return out
 
     def stmt(self, scope):
@@ -1796,6 +1823,170 @@ class Gen:
         """tgt += c * tanh([&](T lx) { return lx * e; }(arg));"""
         e = Bin("*", Ref("lx"), self.fexpr(sc, self.r.randint(1, 2)))
         return self.acc_line(sc, LNow(self.lparam(), e, self.larg(sc), self.lvia()))
+
+    # ---------------------------------------------------------------- complex numbers
+    # std::complex<T> locals (a sixth stream, self.r6 = random.Random(seed * 15485863 + 29)):
+    # declared from bounded parts or polar forms, updated (rotations by polar(1, e), contractions
+    # z = 0.5 z + c, divisions by numbers or complex numbers of modulus >= 1.5, conj, setters),
+    # also in later statements and loops of the block that declares them, and read back into the
+    # kernel's scalars through real, imag, norm, abs, arg and comparisons of real values. Every
+    # complex expression has a bound on its modulus (CNode.mag), kept below 3 by scaling, and the
+    # functions stay off their branch cuts and poles: log, sqrt and pow take 3 + z with |z| <= 2,
+    # tan and tanh arguments of modulus below 1. Names: zq1, ...; the locals live in Scope.cx.
+    def init_complex(self):
+        q = self.r6 = random.Random(self.seed * 15485863 + 29)
+        self.cplx = False  # generating this stream's code
+        self.qcounter = 0
+        on = q.random() < 0.3
+        self.qrate = q.choice([0.1, 0.15, 0.25]) if on else 0.0
+
+    def complex_snippet(self, scope):
+        with self.alt(self.r6.randint(1, 3), self.r6):
+            self.cplx = True
+            try:
+                sc = Scope(scope)
+                sc.level, sc.loop = scope.level, scope.loop
+                kinds = [(4, "decl"), (4 if sc.cx else 0, "update"), (5 if sc.cx else 0, "read"),
+                         (2 if sc.cx and sc.loop < self.max_loop else 0, "loop"),
+                         (2 if sc.cx else 0, "branch")]
+                k = self.wpick(kinds)
+                out = getattr(self, "q_" + k)(sc)
+                if k == "decl":
+                    scope.cx.append(sc.cx[-1])  # seen by the rest of the block
+                return out
+            finally:
+                self.cplx = False
+
+    def cnum(self, sc, depth):
+        """A complex expression (CNode) of modulus at most 3."""
+        r = self.r
+        ct = "std::complex<T>"
+        if depth <= 0 or r.random() < 0.3:
+            k = self.wpick([(4 if sc.cx else 0, "var"), (3, "parts"), (2, "polar"), (1, "real")])
+            if k == "var":
+                return CNode("%s", [IV(self.pick(sc.cx))], 2.0)
+            if k == "parts":
+                return CNode(ct + "(%s, %s)", [Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0),
+                                               Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)], 1.5)
+            if k == "polar":
+                rho = self.const(0.3, 1.8)
+                return CNode("std::polar(%s, %s)", [Lit(rho), self.fexpr(sc, 1)], rho)
+            return CNode(ct + "(%s)", [Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)], 1.0)
+        d = depth - 1
+        k = self.wpick([(4, "add"), (2, "sub"), (4, "mul"), (2, "scale"), (3, "div"), (2, "cdiv"), (1, "neg"),
+                        (1, "conj"), (2, "exp"), (2, "log"), (2, "sqrt"), (2, "pow"), (2, "trig")])
+        a = self.cnum(sc, d)
+        if k in ("add", "sub", "mul"):
+            b = self.cnum(sc, d)
+            op = {"add": "+", "sub": "-", "mul": "*"}[k]
+            mag = a.mag * b.mag if k == "mul" else a.mag + b.mag
+            return self.csquash(CNode("(%s " + op + " %s)", [a, b], mag))
+        if k == "scale":  # a real number on either side
+            e = Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)
+            return CNode("(%s * %s)", [e, a] if self.chance(0.5) else [a, e], a.mag)
+        if k == "div":  # by a real number of modulus >= 1.5
+            e = self.fexpr(sc, 1)
+            return CNode("(%s / (%s + %s * %s))", [a, Lit(1.5), e, e], a.mag / 1.5)
+        if k == "cdiv":  # by a complex number of modulus >= 1.5, or a real one by a complex one
+            v = self.var_leaf(sc)
+            den = CNode(ct + "(%s + %s * %s, %s)", [Lit(1.5), v, v,
+                                                    Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)], 9.0)
+            if self.chance(0.3):
+                return CNode("(%s / %s)", [Lit(self.const(0.5, 1.5)), den], 1.0)
+            return CNode("(%s / %s)", [a, den], a.mag / 1.5)
+        if k == "neg":
+            return CNode("(-%s)", [a], a.mag)
+        if k == "conj":
+            return CNode("std::conj(%s)", [a], a.mag)
+        a = self.csquash(a, 2.0)
+        if k == "exp":
+            return CNode("std::exp(%s)", [a], math_exp(a.mag))
+        if k == "log":
+            return CNode("std::%s(%s + %s)" % (self.pick(["log", "log", "log10"]), "%s", "%s"), [Lit(3.0), a], 3.3)
+        if k == "sqrt":
+            return CNode("std::sqrt(%s + %s)", [Lit(3.0), a], 2.3)
+        if k == "pow":
+            form = self.pick(["int", "real", "complex", "realbase"])
+            if form == "int":
+                return self.csquash(CNode("std::pow(%s, 2)", [a], a.mag * a.mag))
+            if form == "real":
+                return CNode("std::pow(%s + %s, %s)", [Lit(3.0), a, Lit(self.const(0.3, 1.5))], 5.0)
+            if form == "complex":
+                s_ = self.csquash(self.cnum(sc, 0), 0.5)
+                return self.csquash(CNode("std::pow(%s + %s, %s)", [Lit(3.0), a, s_], 5.0))
+            return self.csquash(CNode("std::pow(%s, %s)", [Lit(self.const(0.5, 2.5)), self.csquash(a, 1.0)], 5.0))
+        fn = self.pick(["sin", "cos", "sinh", "cosh", "tan", "tanh"])
+        if fn in ("tan", "tanh"):
+            return CNode("std::%s(%s)" % (fn, "%s"), [self.csquash(a, 0.8)], 1.3)
+        return CNode("std::%s(%s)" % (fn, "%s"), [a], 3.8)
+
+    def csquash(self, a, bound=3.0):
+        """a scaled so that its modulus is at most bound."""
+        if a.mag <= bound:
+            return a
+        return CNode("(%s * %s)", [Lit(round(bound / a.mag, 4)), a], bound)
+
+    def creal(self, sc, z):
+        """A real number read from the complex local z (|z| <= 2)."""
+        k = self.pick(["real", "imag", "freal", "fimag", "norm", "abs", "arg"])
+        if k in ("real", "imag"):
+            return CNode("%s.%s()" % (z, k), [], 2.0)
+        if k in ("freal", "fimag"):
+            return CNode("std::%s(%s)" % (k[1:], z), [], 2.0)
+        if k == "norm":
+            return CNode("std::norm(%s)" % z, [], 4.0)
+        return CNode("std::%s(%s + %s)" % (k, z, "%s"), [Lit(3.0)], 5.0)
+
+    def q_decl(self, sc):
+        name = self.fresh("z")
+        e = self.csquash(self.cnum(sc, self.r.randint(1, 3)), 2.0)
+        sc.cx.append(name)
+        return [Decl("std::complex<%s> %s = %s;", "T", name, e)]
+
+    def q_update(self, sc):
+        z = self.pick(sc.cx)
+        k = self.pick(["rotate", "contract", "rdiv", "cdiv", "conj", "setter", "scale"])
+        if k == "rotate":
+            return [Line("%s *= std::polar(%s, %s);", z, Lit(1.0), self.fexpr(sc, 1))]
+        if k == "contract":
+            return [Line("%s = %s * %s + %s;", z, Lit(0.5), z, self.csquash(self.cnum(sc, 1), 1.0))]
+        if k == "rdiv":
+            e = self.fexpr(sc, 1)
+            return [Line("%s /= %s + %s * %s;", z, Lit(1.5), e, e)]
+        if k == "cdiv":
+            return [Line("%s /= std::complex<%s>(%s, %s);", z, "T", Lit(1.5),
+                         Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0))]
+        if k == "conj":
+            return [Line("%s = std::conj(%s);", z, z)]
+        if k == "setter":
+            part = self.pick(["real", "imag"])
+            return [Line("%s.%s(%s * %s.%s() + %s * %s);", z, part, Lit(0.5), z, part, Lit(0.5),
+                         Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0))]
+        return [Line("%s *= %s;", z, Lit(self.const(0.3, 0.9)))]
+
+    def q_read(self, sc):
+        z = self.pick(sc.cx)
+        return self.acc_line(sc, Bin("*", self.creal(sc, z), self.var_leaf(sc)))
+
+    def q_loop(self, sc):
+        """A short loop that rotates and contracts a complex local and reads it back."""
+        z = self.pick(sc.cx)
+        i = self.fresh("i")
+        n = self.r.randint(2, 4)
+        inner = Scope(sc)
+        inner.loop = sc.loop + 1
+        inner.ints.append(IVar(i, 0, n - 1))
+        body = [Line("%s = %s * %s + %s;", z, Lit(0.6), z, self.csquash(self.cnum(inner, 1), 0.8))]
+        body += self.acc_line(inner, Bin("*", self.creal(inner, z), self.var_leaf(inner)))
+        return [Block("for (int %s = 0; %s < %d; ++%s) {" % (i, i, n, i), body)]
+
+    def q_branch(self, sc):
+        """A branch on a real number read from a complex local."""
+        z = self.pick(sc.cx)
+        cond = Cmp("<", CNode("std::norm(%s)" % z, [], 4.0), Lit(self.const(0.5, 2.0)), True)
+        then = [Line("%s *= std::polar(%s, %s);", z, Lit(1.0), self.fexpr(sc, 1))]
+        els = [Line("%s = %s * %s;", z, Lit(0.5), z)]
+        return [If(cond, then, els)]
 
     # ---------------------------------------------------------------- containers
     # std::vector and std::array (a fifth stream): kernel parameters (`const std::vector<T>&`,
@@ -3157,6 +3348,8 @@ def is_const(e):
         return all(is_const(a) if isinstance(a, Node) else isinstance(a, IV) for a in e.args)
     if isinstance(e, Tern):
         return is_const(e.a) and is_const(e.b)
+    if isinstance(e, IntAsT):  # a template kernel's Z is a constant too
+        return isinstance(e.i, IV) and e.i.s == "Z"
     return False
 
 

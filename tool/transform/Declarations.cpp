@@ -149,15 +149,53 @@ public:
   bool changed() const { return changed_; }
 
   /// `list` without its unread stores; the same vector when nothing changes.
-  std::vector<StmtRef> list(const std::vector<StmtRef> &list) {
+  /// `scoped`: the statements of a block (printed in braces), where a
+  /// declaration reaches no further than the block's end.
+  std::vector<StmtRef> list(const std::vector<StmtRef> &list, bool scoped = false) {
+    std::vector<bool> unreadInBlock =
+        scoped ? declsUnreadInBlock(list) : std::vector<bool>(list.size(), false);
     std::vector<StmtRef> out;
-    for (const StmtRef &s : list)
-      if (StmtRef kept = stmt(s))
+    for (size_t k = 0; k < list.size(); ++k) {
+      if (unreadInBlock[k]) {
+        changed_ = true;
+        continue;
+      }
+      if (StmtRef kept = stmt(list[k]))
         out.push_back(kept);
+    }
     return out;
   }
 
-private:
+  /// A scalar local declared from a pure value (or none), which a later
+  /// statement of its block could read.
+  bool blockScoped(const StmtRef &d) const {
+    return d->kind == StmtKind::Decl && d->var->isScalar() && !d->var->isReference &&
+           (!d->value || isPure(d->value)) && !rawWords_.count(d->var->name) &&
+           (d->var->origin == Var::Local || d->var->origin == Var::Temp);
+  }
+
+  /// Which statements of `list` declare such a scalar that no later
+  /// statement of the list reads. One variable may be read in another scope
+  /// (a loop's index, declared again in each copy of the loop's body that
+  /// the sweeps make) and not in this one. One pass from the end.
+  std::vector<bool> declsUnreadInBlock(const std::vector<StmtRef> &list) const {
+    std::vector<bool> out(list.size(), false);
+    if (std::none_of(list.begin(), list.end(), [&](const StmtRef &s) { return blockScoped(s); }))
+      return out;
+    std::set<const Var *> later;
+    std::set<std::string> words;
+    for (size_t k = list.size(); k-- > 0;) {
+      const StmtRef &s = list[k];
+      if (blockScoped(s) && !later.count(s->var) && !words.count(s->var->name)) {
+        out[k] = true;
+        continue;
+      }
+      std::vector<StmtRef> one{s};
+      collectReads({&one}, later, words);
+    }
+    return out;
+  }
+
   /// A local scalar or array nothing reads (an array's elements are only
   /// stored into); not a std::vector, nor a CUDA block's shared array.
   bool unread(const Var *v) const {
@@ -184,7 +222,7 @@ private:
       }
       return s;
     case StmtKind::Block: {
-      std::vector<StmtRef> stmts = list(s->stmts);
+      std::vector<StmtRef> stmts = list(s->stmts, /*scoped=*/true);
       if (same(stmts, s->stmts))
         return s;
       auto copy = std::make_shared<StmtNode>(*s);
