@@ -290,29 +290,27 @@ std::optional<clang::QualType> adjointParamType(clang::QualType t, clang::ASTCon
   if (auto c = containerTypeOf(value, ctx))
     return c->elem.isFloating() ? ctx.getPointerType(value.getUnqualifiedType())
                                 : clang::QualType();
-  if (clang::QualType element = vectorOfStructsElement(value, ctx); !element.isNull()) {
-    std::vector<RecordLeaf> leaves;
-    if (!flattenRecord(element, ctx, leaves).empty())
-      return std::nullopt;
-    for (const RecordLeaf &leaf : leaves)
-      if (leaf.elem.isFloating())
-        return ctx.getPointerType(value.getUnqualifiedType());
-    return clang::QualType();
-  }
-  clang::QualType record = value;
-  if (value->isPointerType())
-    record = value->getPointeeType();
-  else if (value->isArrayType())
-    record = ctx.getAsArrayType(value)->getElementType();
-  if (record->isRecordType()) {
+  // A struct (its elements for a vector or array of them): the adjoint is
+  // of the type itself if some leaf is floating.
+  auto ofStructs = [&](clang::QualType record,
+                       clang::QualType adjoint) -> std::optional<clang::QualType> {
     std::vector<RecordLeaf> leaves;
     if (!flattenRecord(record, ctx, leaves).empty())
       return std::nullopt;
     for (const RecordLeaf &leaf : leaves)
       if (leaf.elem.isFloating())
-        return ctx.getPointerType(record.getUnqualifiedType());
+        return ctx.getPointerType(adjoint.getUnqualifiedType());
     return clang::QualType();
-  }
+  };
+  if (clang::QualType element = vectorOfStructsElement(value, ctx); !element.isNull())
+    return ofStructs(element, value);
+  clang::QualType record = value;
+  if (value->isPointerType())
+    record = value->getPointeeType();
+  else if (value->isArrayType())
+    record = ctx.getAsArrayType(value)->getElementType();
+  if (record->isRecordType())
+    return ofStructs(record, record);
   Var shape;
   if (!describeVarType(t, ctx, shape).empty())
     return std::nullopt;

@@ -30,19 +30,13 @@ namespace cgp {
 namespace {
 
 /// `e` without the nodes that only carry a value along: parentheses,
-/// temporaries, no-op conversions, `T(x)`.
+/// temporaries and their copies, no-op conversions, `T(x)`.
 const clang::Expr *bare(const clang::Expr *e) {
   while (true) {
-    e = e->IgnoreParens();
-    if (const auto *c = llvm::dyn_cast<clang::ExprWithCleanups>(e))
-      e = c->getSubExpr();
-    else if (const auto *m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (const auto *b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e))
-      e = b->getSubExpr();
-    else if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
-             ice && (ice->getCastKind() == clang::CK_NoOp ||
-                     ice->getCastKind() == clang::CK_LValueToRValue))
+    e = withoutTemporaries(e);
+    if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+        ice && (ice->getCastKind() == clang::CK_NoOp ||
+                ice->getCastKind() == clang::CK_LValueToRValue))
       e = ice->getSubExpr();
     else if (const auto *fc = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e);
              fc && fc->getCastKind() == clang::CK_ConstructorConversion)

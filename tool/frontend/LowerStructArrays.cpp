@@ -65,25 +65,31 @@ Lowering::StructArray Lowering::structArrayLayout(clang::QualType t, const std::
   return a;
 }
 
-void Lowering::lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f) {
+Lowering::StructArray Lowering::flatStructParam(const clang::ParmVarDecl *p,
+                                                clang::QualType element, bool isConst,
+                                                Function *f) {
   std::string name = p->getNameAsString();
-  clang::QualType t = p->getType();
-  clang::QualType element = t->isPointerType() ? t->getPointeeType()
-                                               : ctx_.getAsArrayType(t)->getElementType();
   StructArray a = structArrayLayout(element, "parameter '" + name + "'", p->getLocation());
   Var v;
   v.name = name;
   v.elem = a.leaves[0].elem;
   v.shape = Var::Pointer;
-  v.isConst = element.isConstQualified();
+  v.isConst = isConst;
   v.origin = Var::Param;
   v.paramIndex = static_cast<int>(f->params.size());
   v.pos = position(p->getLocation());
   a.buffer = module_.newVar(v);
   vars_[p] = a.buffer;
-  structArrays_[p] = a;
   f->params.push_back(a.buffer);
   f->splitParams = true; // the user's function takes the structs
+  return a;
+}
+
+void Lowering::lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f) {
+  clang::QualType t = p->getType();
+  clang::QualType element = t->isPointerType() ? t->getPointeeType()
+                                               : ctx_.getAsArrayType(t)->getElementType();
+  structArrays_[p] = flatStructParam(p, element, element.isConstQualified(), f);
 }
 
 StmtRef Lowering::lowerStructArrayDecl(const clang::VarDecl *vd) {
@@ -383,12 +389,17 @@ StmtRef Lowering::lowerStructVectorDecl(const clang::VarDecl *vd) {
   return b;
 }
 
+void Lowering::refuseVectorByValue(const clang::ParmVarDecl *p) {
+  if (!p->getType()->isLValueReferenceType())
+    unsupported(p->getLocation(), "parameter '" + p->getNameAsString() + "': pass a vector of "
+                                  "structs by reference ('const std::vector<S>&' or "
+                                  "'std::vector<S>&')");
+}
+
 void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) {
   std::string name = p->getNameAsString();
   clang::QualType t = p->getType();
-  if (!t->isLValueReferenceType())
-    unsupported(p->getLocation(), "parameter '" + name + "': pass a vector of structs by "
-                                  "reference ('const std::vector<S>&' or 'std::vector<S>&')");
+  refuseVectorByValue(p);
   bool writable = !t.getNonReferenceType().isConstQualified();
   clang::QualType element = ctx_.getRecordType(structVectorElement(t));
   StructArray a = columnLayout(element, "parameter '" + name + "'", p->getLocation());
@@ -411,27 +422,12 @@ void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) 
 }
 
 void Lowering::lowerStructVectorKernelParam(const clang::ParmVarDecl *p, Function *f) {
-  std::string name = p->getNameAsString();
   clang::QualType t = p->getType();
-  if (!t->isLValueReferenceType())
-    unsupported(p->getLocation(), "parameter '" + name + "': pass a vector of structs by "
-                                  "reference ('const std::vector<S>&' or 'std::vector<S>&')");
-  clang::QualType element = vectorOfStructsElement(t, ctx_);
-  StructArray a = structArrayLayout(element, "parameter '" + name + "'", p->getLocation());
-  Var v;
-  v.name = name;
-  v.elem = a.leaves[0].elem;
-  v.shape = Var::Pointer;
-  v.isConst = t.getNonReferenceType().isConstQualified();
-  v.origin = Var::Param;
-  v.paramIndex = static_cast<int>(f->params.size());
-  v.pos = position(p->getLocation());
-  a.buffer = module_.newVar(v);
-  f->params.push_back(a.buffer);
-  a.count = addSizeParam(name, v.pos, f);
-  vars_[p] = a.buffer;
+  refuseVectorByValue(p);
+  StructArray a = flatStructParam(p, vectorOfStructsElement(t, ctx_),
+                                  t.getNonReferenceType().isConstQualified(), f);
+  a.count = addSizeParam(p->getNameAsString(), a.buffer->pos, f);
   structArrays_[p] = a;
-  f->splitParams = true;
 }
 
 void Lowering::describeStructVectorParam(const clang::ParmVarDecl *p, int index, Function *f) {

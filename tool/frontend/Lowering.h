@@ -430,12 +430,18 @@ private:
   /// variable in messages); refuses structs with members of several types.
   StructArray structArrayLayout(clang::QualType t, const std::string &what,
                                 clang::SourceLocation loc);
+  /// Refuses a vector of structs parameter taken by value.
+  void refuseVectorByValue(const clang::ParmVarDecl *p);
   /// A kernel's differentiated `std::vector<S>` parameter (S of one
   /// floating type, std::complex included): its elements as one flat
   /// buffer, as an array of structs, and its size.
   void lowerStructVectorKernelParam(const clang::ParmVarDecl *p, Function *f);
   /// For its entry points: the vector's data() seen as numbers, and size().
   void describeStructVectorParam(const clang::ParmVarDecl *p, int index, Function *f);
+  /// A parameter holding structs of type `element` as one flat buffer: its
+  /// pointer, appended to `f`'s parameters.
+  StructArray flatStructParam(const clang::ParmVarDecl *p, clang::QualType element, bool isConst,
+                              Function *f);
   /// `const S* ps`, `S* ps`, `S ps[]`: one pointer to the flat buffer.
   void lowerStructArrayParam(const clang::ParmVarDecl *p, Function *f);
   /// `S ps[N];`: a flat local array, initialised element by element.
