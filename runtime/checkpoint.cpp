@@ -70,8 +70,18 @@ bool parseByteSize(const char *text, std::int64_t &bytes) {
 
 const char *currentGradientName(); // stats.cpp
 
-/// One CGP_DEBUG line: `cgp-debug: f_grad: ...`, naming the gradient the
-/// calling thread is in.
+/// The line of the loop whose plan the calling thread is making (0: none),
+/// set for the while by a DebugLoop.
+thread_local int debugLine = 0;
+
+struct DebugLoop {
+  explicit DebugLoop(const LoopSite *site) : saved(debugLine) { debugLine = site ? site->line : 0; }
+  ~DebugLoop() { debugLine = saved; }
+  int saved;
+};
+
+/// One CGP_DEBUG line: `cgp-debug: f_grad: line 12: ...`, naming the
+/// gradient the calling thread is in and the loop it plans.
 static void debugPrint(const char *format, ...) __attribute__((format(printf, 1, 2)));
 static void debugPrint(const char *format, ...) {
   char text[1024];
@@ -80,7 +90,11 @@ static void debugPrint(const char *format, ...) {
   std::vsnprintf(text, sizeof text, format, args);
   va_end(args);
   const char *gradient = currentGradientName();
-  std::fprintf(stderr, "cgp-debug: %s%s%s", gradient ? gradient : "", gradient ? ": " : "", text);
+  char where[32] = "";
+  if (debugLine > 0)
+    std::snprintf(where, sizeof where, "line %d: ", debugLine);
+  std::fprintf(stderr, "cgp-debug: %s%s%s%s", gradient ? gradient : "", gradient ? ": " : "", where,
+               text);
 }
 
 bool debugEnabled() {
@@ -245,6 +259,7 @@ int planLoopReversal(LoopSite &site, std::int64_t steps, double iterationBytes,
                      double keptBytes, double replayShare, double runsPerCall) {
   if (probing)
     return 0;
+  DebugLoop saying(&site);
   std::int64_t budget = memoryBudget(compiledBudget);
   int snapshots = 0;
   std::int64_t segment = 1;
@@ -369,6 +384,7 @@ int planOnlineReversal(LoopSite &site, double iterationBytes, std::size_t stateB
   std::int64_t budget = memoryBudget(compiledBudget);
   if (budget < 0 || probing)
     return 0;
+  DebugLoop saying(&site);
   double inUse = static_cast<double>(Tape::current().bytes() + CheckpointStore::current().bytes()) +
                  reservedBytes;
   double room = roomLeft(budget, inUse, afterBytes + sched::kLoopRecordBytes, laterLoopsBytes);
@@ -715,6 +731,7 @@ void LoopCheckpoints::releaseReserve() {
 }
 
 void LoopCheckpoints::planRest() {
+  DebugLoop saying(runs().run.site);
   const std::int64_t rest = runs().run.total - runs().run.taped;
   const double room = runs().run.room - heldSinceStart();
   std::int64_t segment = 1;

@@ -9,7 +9,7 @@ packages=(
   llvm-19-dev libclang-19-dev clang-19 libclang-cpp19-dev llvm-19-tools libzstd-dev zlib1g-dev
   libclang-rt-19-dev
   catch2 nlohmann-json3-dev libbenchmark-dev libadolc-dev
-  graphviz python3-matplotlib
+  graphviz python3-matplotlib chromium
 )
 
 # `dpkg -s` alone succeeds for removed packages that left config files behind.

@@ -5,6 +5,7 @@
 import fcntl
 import hashlib
 import os
+import shutil
 import shlex
 import subprocess
 import lit.formats
@@ -106,6 +107,11 @@ config.environment["CXXFLAGS"] = cxxflags
 config.environment["LDFLAGS"] = ldflags
 config.environment["HARNESS"] = harness
 config.substitutions.append(("%expect-exit", os.path.join(here, "utils", "expect-exit")))
+config.substitutions.append(("%check-report", os.path.join(here, "utils", "check-report")))
+# The report's test in a browser runs where Debian's chromium is installed
+# (scripts/install-deps.sh installs it).
+if any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")):
+    config.available_features.add("chromium")
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%not", os.path.join(llvm_tools, "not")))
 

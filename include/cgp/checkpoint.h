@@ -78,6 +78,10 @@ enum class IterationTapes { Alike, Unevenly, UnevenlyKeepingLocals };
 /// What one loop site (a loop in the generated code) decided last time, to
 /// count re-plans ("retraces").
 struct LoopSite {
+  /// The loop's line in the kernel's source, which CGP_DEBUG names (0:
+  /// not known).
+  constexpr explicit LoopSite(int sourceLine = 0) : line(sourceLine) {}
+  int line = 0;
   std::int64_t steps = -1;
   int snapshots = -1;
   std::int64_t budget = -2;

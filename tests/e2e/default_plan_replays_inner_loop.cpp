@@ -21,7 +21,7 @@
 // EXPLAIN-NEXT: nothing to reverse: no derivative flows through it and it tapes nothing
 // EXPLAIN: loop over t (line {{[0-9]+}}, trip count known at run time; 100 assumed): tape the last iterations, run the first 100.0% again from snapshots (the replay allowance)
 // EXPLAIN-NEXT: since it holds 99.7% of the tape (running it again frees 98.7%, its snapshots held instead) and takes only 12.9% of the time (its schedule's cost at each of its runs included); chosen at run time, at each run,
-// EXPLAIN-SAME: state: x, v, sin_value
+// EXPLAIN-SAME: state: x, v, sin(...)
 // RUN: FileCheck %s --check-prefix=JSON < %t/plan.json
 // JSON: "label": "loop over k",
 // JSON: "replay_share": 0.0,

@@ -69,12 +69,12 @@ double window(const double *x, const int *pick, int n) {
 }
 
 // EXPLAIN: kernel rk4
-// EXPLAIN: tmp_0_2 (line 41, double, {{.*}}): RECOMPUTE
-// EXPLAIN: y_0 (line 47, double, {{.*}}): store
-// EXPLAIN: k1_0 (line 25, double, {{.*}}): RECOMPUTE
-// EXPLAIN-NEXT: recomputed: read to recompute 'tmp_0', and cheaper to evaluate again than to keep
+// EXPLAIN: tmp[0] (line 41, double, {{.*}}): RECOMPUTE
+// EXPLAIN: y[0] (line 47, double, {{.*}}): store
+// EXPLAIN: k1[0] (line 25, double, {{.*}}): RECOMPUTE
+// EXPLAIN-NEXT: recomputed: read to recompute 'tmp[0]', and cheaper to evaluate again than to keep
 // EXPLAIN: kernel window
-// EXPLAIN: o3_0 (line 53, double, {{.*}}): RECOMPUTE
+// EXPLAIN: o3[0] (line 53, double, {{.*}}): RECOMPUTE
 // EXPLAIN: w3 (line 64, double, {{.*}}): RECOMPUTE
 // EXPLAIN: loop over j (line 63, 3 iterations)
 // CGP-LABEL: double rk4_grad(

@@ -15,8 +15,9 @@
 // RUN: %cxx %cxxflags %harness %t/budget/two_loops_share_budget.cgp.cpp -o %t/budget/run %ldflags
 // RUN: env CGP_DEBUG=1 %t/budget/run > %t/budget/log 2>&1
 // RUN: FileCheck %s --check-prefix=SHARED < %t/budget/log
-// SHARED: plan: loop of 1000 iterations: binomial checkpointing with {{[2-9]|[1-9][0-9]+}} snapshots
-// SHARED-NEXT: plan: loop of 800 iterations: binomial checkpointing with {{[2-9]|[1-9][0-9]+}} snapshots
+// Each CGP_DEBUG line names the gradient and the loop's line.
+// SHARED: cgp-debug: encode_decode_grad: line 30: plan: loop of 1000 iterations: binomial checkpointing with {{[2-9]|[1-9][0-9]+}} snapshots
+// SHARED-NEXT: cgp-debug: encode_decode_grad: line 33: plan: loop of 800 iterations: binomial checkpointing with {{[2-9]|[1-9][0-9]+}} snapshots
 // SHARED-NOT: over the budget
 // SHARED: SUMMARY: {{[0-9]+}} checks, 0 failed
 #include <cgp/cgp.h>

@@ -2014,6 +2014,11 @@ class Gen:
         self.cvars = []  # CVar: the containers of the function being generated
         self.chelpers = []  # Helper
         self.chelper_defs = []
+        # A tenth stream, random.Random(seed * 122949829 + 67), adds standard algorithms over the
+        # containers after some of this stream's snippets (std::accumulate, inner_product, fill,
+        # fill_n, copy, copy_n), drawing nothing from the others: kernels without them are unchanged.
+        self.ralgo = random.Random(self.seed * 122949829 + 67)
+        self.arate = self.ralgo.choice([0.0, 0.3, 0.5]) if on else 0.0
 
     @contextlib.contextmanager
     def calt(self, budget):
@@ -2114,7 +2119,11 @@ class Gen:
             sc.level, sc.loop = scope.level, scope.loop
             sc.cv = list(self.cvars)
             if not force:
-                return self.c_snippet(sc)
+                out = self.c_snippet(sc)
+                if self.arate and self.ralgo.random() < self.arate:
+                    with self.alt(1, self.ralgo):
+                        out += self.c_algo(sc)
+                return out
             out = []
             params = {p[1] for p in self.cparams}
             for c in list(sc.cv):
@@ -2471,6 +2480,54 @@ class Gen:
         if self.chance(0.4):
             out += self.acc_line(sc, Bin("*", Ref(p, deref=0), self.var_leaf(sc)))
         return out
+
+    def c_algo(self, sc):
+        """A standard algorithm over one-dimensional containers: a sum or a dot product read into a
+        target, or a fill or a copy of elements, whole or the first k, through begin()/end() or
+        std::begin/std::end."""
+        flat = [c for c in sc.cv if not c.cols and c.lo >= 1]
+        if not flat:
+            return []
+        def rng(c):
+            return self.pick(["%s.begin(), %s.end()", "std::begin(%s), std::end(%s)"]) % (c.name, c.name)
+        def first(c):
+            return self.pick(["%s.begin()", "std::begin(%s)"]) % c.name
+        zero = lambda c: "static_cast<%s>(0)" % c.T
+        exact = [c for c in flat if c.exact]
+        kinds = [(3, "accumulate"), (3 if exact else 0, "inner"),
+                 (2 if [c for c in flat if c.writable] else 0, "fill"),
+                 (2 if [c for c in flat if c.writable] else 0, "fill_n"),
+                 (2 if exact and [c for c in flat if c.writable] else 0, "copy")]
+        k = self.wpick(kinds)
+        if k == "accumulate":
+            c = self.pick(flat)
+            r = rng(c)
+            return self.acc_line(sc, Bin("*", Lit(self.const(0.05, 0.2)),
+                                         RawF(lambda x: "std::accumulate(%s, %s)" % (r, zero(x)), c.lo * VMAG)))
+        if k == "inner":
+            a = self.pick(exact)
+            bs = [c for c in flat if c.lo >= a.lo]
+            b = self.pick(bs)
+            r, f = rng(a), first(b)
+            return self.acc_line(sc, Bin("*", Lit(self.const(0.05, 0.2)), RawF(
+                lambda x: "std::inner_product(%s, %s, %s)" % (r, f, zero(x)), a.lo * VMAG * VMAG)))
+        wr = [c for c in flat if c.writable]
+        if k == "fill":
+            c = self.pick(wr)
+            return [Line("std::fill(%s, %s);", SLiteral(rng(c)), self.squash_to(self.fexpr(sc, 1), VMAG))]
+        if k == "fill_n":
+            c = self.pick(wr)
+            n = self.r.randint(1, c.lo)
+            return [Line("std::fill_n(%s, %d, %s);", SLiteral(first(c)), n, self.squash_to(self.fexpr(sc, 1), VMAG))]
+        a = self.pick(exact)
+        to = [c for c in wr if c.lo >= a.lo and c is not a]
+        if not to:
+            return []
+        b = self.pick(to)
+        if self.chance(0.5):
+            return [Line("std::copy(%s, %s);", SLiteral(rng(a)), SLiteral(first(b)))]
+        n = self.r.randint(1, a.lo)
+        return [Line("std::copy_n(%s, %d, %s);", SLiteral(first(a)), n, SLiteral(first(b)))]
 
     def c_fill(self, sc):
         c = self.pick([c for c in sc.cv if not c.vec and not c.cols and c.writable])
@@ -3397,6 +3454,16 @@ class RawF(Node):
 
     def r(self, c):
         return self.fn(c)
+
+
+class SLiteral:
+    """Text spelled as it is in any rendering (a container's iterators)."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def r(self, c):
+        return self.text
 
 
 class SLine(S):

@@ -164,7 +164,8 @@ public:
     if (!options_.reportPath.empty())
       outputs_.reportSections.push_back(
           inputReportHtml(static_cast<int>(outputs_.reportSections.size()),
-                          outputs_.planObjects.back(), in.inputText, generatedPart(out.source)));
+                          outputs_.planObjects.back(), in.inputText, generatedPart(out.source),
+                          options_.plan.memoryBudget));
   }
 
 private:

@@ -42,6 +42,20 @@ std::set<std::string> mathHeaders(const std::vector<Function *> &functions) {
   return headers;
 }
 
+/// The standard headers that declarations `decls` name types of, so that
+/// the generated header compiles on its own as far as the standard library
+/// goes (the user's own types come from the user's headers).
+std::string standardIncludes(const std::string &decls) {
+  static const std::pair<const char *, const char *> kTypes[] = {
+      {"std::array<", "array"},   {"std::complex<", "complex"}, {"std::map<", "map"},
+      {"std::string", "string"},  {"std::vector<", "vector"}};
+  std::string includes;
+  for (const auto &[type, header] : kTypes)
+    if (decls.find(type) != std::string::npos)
+      includes += "#include <" + std::string(header) + ">\n";
+  return includes.empty() ? includes : includes + "\n";
+}
+
 const std::set<std::string> &reservedNames() {
   static const std::set<std::string> names = {
       "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
@@ -333,6 +347,7 @@ EmitOutput emitTranslationUnit(const EmitInput &in, const GeneratedCode &code) {
   };
   declare(code.gradients, "Gradient");
   declare(code.tangents, "Directional derivative (forward mode)");
+  header += standardIncludes(decls);
   header += formatCode(decls) + "\n#endif // " + guard + "\n";
   out.header = header;
 

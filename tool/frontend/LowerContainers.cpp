@@ -427,6 +427,7 @@ StmtRef Lowering::rangeLoop(const std::string &name, ExprRef from, ExprRef to,
                             const std::function<std::vector<StmtRef>(ExprRef)> &body,
                             SourcePos pos) {
   Var *k = newLocal(name + "_k", ScalarType::intType(), pos);
+  k->spelling = "the elements"; // a loop of cgp-ad's, over a container or a struct's members
   return rangeLoop(k, std::move(from), std::move(to), body(varRef(k)), pos);
 }
 

@@ -191,6 +191,7 @@ Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const s
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
     v.name = vd->getNameAsString() + "_" + leaf.path;
+    v.spelling = leafSpelling(vd->getNameAsString(), leaf);
     v.elem = leaf.elem;
     v.dims = leaf.dims;
     v.shape = leaf.dims.empty() ? Var::Scalar : Var::Array;
@@ -499,6 +500,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
       // through an `S&`), its size after it, as a vector parameter.
       Var v;
       v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
+      v.spelling = leafSpelling(name, leaf);
       v.elem = leaf.elem;
       v.shape = Var::Pointer;
       v.isConst = !inOut;
@@ -517,6 +519,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
                           "one-dimensional arrays only");
     Var v;
     v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
+    v.spelling = leafSpelling(name, leaf);
     v.elem = leaf.elem;
     v.origin = Var::Param;
     v.pos = position(loc);

@@ -303,6 +303,15 @@ std::string ownCopyProblem(const clang::CXXRecordDecl *rd, clang::QualType t) {
 
 } // namespace
 
+std::string leafSpelling(const std::string &base, const RecordLeaf &leaf) {
+  std::string out = base;
+  for (const clang::FieldDecl *field : leaf.fields)
+    out += (out.empty() ? "" : ".") + field->getNameAsString();
+  if (leaf.complexPart >= 0)
+    out += leaf.complexPart == 0 ? ".real()" : ".imag()";
+  return out;
+}
+
 std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
                           std::vector<RecordLeaf> &out, bool vectors) {
   auto complexLeaves = [&](const std::vector<const clang::FieldDecl *> &fields,

@@ -72,6 +72,10 @@ struct RecordLeaf {
   int complexPart = -1;
 };
 
+/// How the source spells leaf `leaf` of struct `base` (`st.pos.x`,
+/// `z.real()`); `base` may be empty (a helper's struct parameter, unnamed).
+std::string leafSpelling(const std::string &base, const RecordLeaf &leaf);
+
 /// The leaves of struct type `t`, in declaration order. Returns an empty
 /// string on success, else why the struct cannot be split into leaves.
 /// With `vectors`, members that are std::vectors of numbers are leaves too

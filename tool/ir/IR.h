@@ -64,6 +64,11 @@ struct Var {
   enum Origin : uint8_t { Param, Local, Global, Temp };
 
   std::string name;           // the user's name (made unique when emitted)
+  /// How the source spells what it stands for, where `name` does not: a
+  /// struct's member `st.x`, an element `a[2]` split into a scalar, a
+  /// helper's result `speed2(...)`, a helper's parameter inlined; empty
+  /// otherwise. For people (--explain, the report), never printed in code.
+  std::string spelling;
   ScalarType elem;            // the scalar type, or the element type
   Shape shape = Scalar;
   Origin origin = Local;
@@ -120,11 +125,18 @@ struct Var {
   }
 };
 
+/// What people call `v`: its spelling in the source, else its name.
+inline const std::string &sourceName(const Var &v) { return v.spelling.empty() ? v.name : v.spelling; }
+
 /// Orders variables by creation, so that sets of variables iterate the same
 /// way in every run (generated code must not depend on addresses).
 struct VarLess {
   bool operator()(const Var *a, const Var *b) const { return a->id < b->id; }
 };
+
+/// Variables in creation order: what is said of the first of them does not
+/// depend on where they lie in memory.
+using ConstVarSet = std::set<const Var *, VarLess>;
 
 //===----------------------------------------------------------------------===//
 // Expressions

@@ -89,7 +89,7 @@ std::string whyNotAtHand(const std::vector<StmtRef> &stmts, size_t at, size_t en
   if ((everywhere && !users.empty()) || readers.empty())
     return "read by the reverse sweep outside the block that assigns it";
   if (Var *o = changedBetween(stmts, at, found, operands))
-    return "'" + o->name + "', which it is computed from, changes before its last use";
+    return "'" + sourceName(*o) + "', which it is computed from, changes before its last use";
   last = found;
   return "";
 }
@@ -276,14 +276,14 @@ std::string whyNotChained(const FunctionPlan &plan, const ValueDecision &v,
   for (size_t x = 0; x < plan.values.size(); ++x) {
     if ((!plan.values[x].recompute && x != vi) || point[x] == sites[x].last)
       continue;
-    const std::string name = plan.values[x].var->name;
+    const std::string name = sourceName(*plan.values[x].var);
     if (point[x] > sites[x].end)
       return "recomputing '" + name + "' for the values computed from it would come after '" +
              name + "' is assigned again";
     if (Var *o = changedBetween(sites[x].block->stmts, sites[x].last, point[x],
                                 sites[x].operands))
       return "recomputing '" + name + "' for the values computed from it would read '" +
-             o->name + "' after it changes";
+             sourceName(*o) + "' after it changes";
   }
   return "";
 }
@@ -372,7 +372,7 @@ void addOperandValues(FunctionPlan &plan, std::vector<CandidateSite> &sites,
         sites.push_back({block, j, std::min(end, block->stmts.size() - 1), j,
                          recomputeOperands(u.value, nullptr)});
         ValueDecision &v = plan.values.back();
-        std::string needed = "read to recompute '" + plan.values[x].var->name + "'";
+        std::string needed = "read to recompute '" + sourceName(*plan.values[x].var) + "'";
         std::string why = whyNotChained(plan, v, sites);
         if (why.empty() && plan.recomputeCost + v.cost > allowance)
           why = "recomputing it would exceed the recompute allowance";
@@ -429,23 +429,17 @@ constexpr double kScheduleRunCost = 600;
 /// keeps snapshots at that level only).
 void shareReplays(FunctionPlan &plan,
                   const std::map<const StmtNode *, std::set<const StmtNode *>> &inLoop,
-                  const std::map<const StmtNode *, double> &snapshotBytes,
                   const PlanOptions &options) {
   double left = options.replayAllowance * plan.primalCost;
   std::vector<LoopDecision *> order;
   for (LoopDecision &loop : plan.loops) {
-    auto snapshot = snapshotBytes.find(loop.loop);
-    if (snapshot == snapshotBytes.end())
-      continue;
-    const std::set<const StmtNode *> &inside = inLoop.at(loop.loop);
+    if (loop.snapshotBytes < 0)
+      continue; // it cannot keep snapshots
     bool nested = false;
     for (const auto &[other, stmts] : inLoop)
       nested |= other != loop.loop && stmts.count(loop.loop);
     if (nested && options.device)
       continue;
-    for (const ValueDecision &v : plan.values)
-      if (!v.recompute && inside.count(v.definition))
-        loop.tapeBytes += v.bytes;
     if (loop.tapeBytes <= 0 || loop.cost <= 0)
       continue;
     loop.tapeShare = plan.storeAllBytes > 0 ? loop.tapeBytes / plan.storeAllBytes : 0;
@@ -455,7 +449,7 @@ void shareReplays(FunctionPlan &plan,
     // again, over its whole tape.
     const double trips = std::max(loop.estimatedTrips, 1.0);
     const double iteration = loop.tapeBytes / std::max(loop.runs, 1.0) / trips;
-    const double state = snapshot->second;
+    const double state = loop.snapshotBytes;
     const double held = trips * state >= iteration
                             ? 2 * std::sqrt(trips * state * iteration)
                             : iteration + (trips - 1) * state;
@@ -487,6 +481,29 @@ void shareReplays(FunctionPlan &plan,
       continue;
     left -= loop->replayShare * loop->cost + schedule;
     sharing.push_back(loop);
+  }
+}
+
+/// What each loop holds: the tape bytes of the values stored in it, with
+/// this plan and storing every value, and a snapshot of its state when it
+/// can keep them; and where it ends, for the pictures of the report.
+void measureLoops(FunctionPlan &plan,
+                  const std::map<const StmtNode *, std::set<const StmtNode *>> &inLoop,
+                  const std::map<const StmtNode *, double> &snapshotBytes) {
+  for (LoopDecision &loop : plan.loops) {
+    const std::set<const StmtNode *> &inside = inLoop.at(loop.loop);
+    for (const ValueDecision &v : plan.values) {
+      if (!inside.count(v.definition))
+        continue;
+      loop.storeAllBytes += v.bytes; // 0 for an inverted update, never taped
+      if (!v.recompute && !v.inverted)
+        loop.tapeBytes += v.bytes;
+    }
+    if (auto snapshot = snapshotBytes.find(loop.loop); snapshot != snapshotBytes.end())
+      loop.snapshotBytes = snapshot->second;
+    for (const StmtNode *s : inside)
+      loop.endLine = std::max(loop.endLine, s->pos.line);
+    plan.endLine = std::max(plan.endLine, loop.endLine);
   }
 }
 
@@ -574,7 +591,7 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     });
     loop.loop = s.get();
     loop.pos = s->pos;
-    loop.label = s->counted.index ? "loop over " + s->counted.index->name
+    loop.label = s->counted.index ? "loop over " + sourceName(*s->counted.index)
                                   : (s->label.empty() ? "loop" : s->label);
     if (s->counted.index && s->counted.index->origin == Var::Temp)
       loop.label = "zero fill"; // made by cgp-ad for an array initialiser
@@ -700,9 +717,11 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
   }
 
   plan.plannedBytes = plan.storeAllBytes - invertedBytes;
+  forEachStmt(f.body, [&](const StmtRef &s) { plan.endLine = std::max(plan.endLine, s->pos.line); });
   if (options.storeAll) {
     for (ValueDecision &v : plan.values)
       v.reason = "stored: strategy store-all";
+    measureLoops(plan, inLoop, snapshotBytes);
     return plan;
   }
 
@@ -739,8 +758,9 @@ FunctionPlan planValues(const Function &f, const std::map<const StmtNode *, VarS
     if (!v.candidate && !v.inverted)
       v.reason = "stored: " + v.reason;
   addOperandValues(plan, sites, freq, summaries, options, allowance);
+  measureLoops(plan, inLoop, snapshotBytes);
   if (f.isKernel && options.memoryBudget < 0)
-    shareReplays(plan, inLoop, snapshotBytes, options);
+    shareReplays(plan, inLoop, options);
   return plan;
 }
 

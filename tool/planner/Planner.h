@@ -37,6 +37,7 @@
 #include "planner/CostModel.h"
 #include "planner/Profile.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -157,7 +158,16 @@ struct LoopDecision {
   /// or its tape (CheckpointedLoops.cpp, OnlineCheckpoints.cpp).
   bool runTimePlan = false;
   double tapeBytes = 0; // tape bytes per call of the values stored in it (estimated)
+  double storeAllBytes = 0; // the same, storing every value
   double cost = 0;      // operation units per call of the loop (estimated)
+  /// Bytes of one snapshot of its state, for a loop that can keep
+  /// snapshots; else -1.
+  double snapshotBytes = -1;
+  unsigned endLine = 0; // the last line of its body
+  /// Tape bytes one iteration stores with this plan (estimated).
+  double bytesPerIteration() const {
+    return tapeBytes / std::max(runs, 1.0) / std::max(estimatedTrips, 1.0);
+  }
 };
 
 /// CUDA: how the reverse sweep adds into one adjoint that threads share (the
@@ -174,6 +184,7 @@ struct FunctionPlan {
   bool isKernel = false;
   bool profiled = false; // the profile had this kernel
   SourcePos pos;
+  unsigned endLine = 0; // the last line of its body
   std::vector<LoopDecision> loops;
   bool storeAll = false;
   std::vector<ValueDecision> values;

@@ -58,7 +58,7 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
     else
       out += "  values the reverse sweep needs from the forward sweep:\n";
     for (const ValueDecision &v : p.values) {
-      std::string name = v.var->name;
+      std::string name = sourceName(*v.var);
       std::string until;
       if (unsigned overwritten = overwrittenLine(v))
         until = ", until line " + std::to_string(overwritten);
@@ -111,6 +111,15 @@ std::string explainText(const InputPlans &input, const PlanOptions &options) {
               : "trip count known at run time; " + num("%.0f", l.estimatedTrips) + " assumed";
       out += "  " + l.label + " (line " + std::to_string(l.pos.line) + ", " + trips + "): " +
              l.strategy + (l.reason.empty() ? "" : "\n      " + l.reason) + "\n";
+      if (l.tapeBytes > 0)
+        out += "      it tapes " + bytesText(l.bytesPerIteration()) + " per iteration (" +
+               bytesText(l.tapeBytes) + " per call" +
+               (l.snapshotBytes > 0 ? "), a snapshot of its state takes " +
+                                           bytesText(l.snapshotBytes)
+                                     : std::string(")")) +
+               ", and one run of it " +
+               num("%.1f%%", p.primalCost > 0 ? 100.0 * l.cost / p.primalCost : 0.0) +
+               " of the primal's time\n";
     }
   }
   return out;
@@ -122,7 +131,7 @@ std::string inputPlanJson(const InputPlans &in) {
     nlohmann::json values = nlohmann::json::array(), loops = nlohmann::json::array();
     for (const ValueDecision &v : p.values) {
       unsigned overwritten = overwrittenLine(v);
-      values.push_back({{"name", v.var->name},
+      values.push_back({{"name", sourceName(*v.var)},
                         {"line", v.definitionPos.line},
                         {"overwritten_line", overwritten ? nlohmann::json(overwritten)
                                                          : nlohmann::json()},
@@ -154,7 +163,15 @@ std::string inputPlanJson(const InputPlans &in) {
                        {"tape_share", l.tapeShare},
                        {"freed_share", l.freedShare},
                        {"time_share", l.timeShare},
-                       {"run_time_plan", l.runTimePlan}});
+                       {"run_time_plan", l.runTimePlan},
+                       {"end_line", l.endLine},
+                       {"tape_bytes", l.tapeBytes},
+                       {"store_all_bytes", l.storeAllBytes},
+                       {"bytes_per_iteration", l.bytesPerIteration()},
+                       {"snapshot_bytes",
+                        l.snapshotBytes >= 0 ? nlohmann::json(l.snapshotBytes) : nlohmann::json()},
+                       {"cost", l.cost},
+                       {"time_fraction", p.primalCost > 0 ? l.cost / p.primalCost : 0.0}});
     nlohmann::json shared = nlohmann::json::array();
     for (const SharedAdjoint &a : p.sharedAdjoints)
       shared.push_back({{"target", a.target}, {"line", a.pos.line}, {"how", a.how},
@@ -168,6 +185,7 @@ std::string inputPlanJson(const InputPlans &in) {
                                                     : nlohmann::json()},
                          {"kind", p.isKernel ? "kernel" : "helper"},
                          {"line", p.pos.line},
+                         {"end_line", std::max(p.endLine, p.pos.line)},
                          {"profiled", p.profiled},
                          {"primal_cost", p.primalCost},
                          {"store_all_bytes", p.storeAllBytes},

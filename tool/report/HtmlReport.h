@@ -14,9 +14,11 @@
 
 namespace cgp {
 
-/// The section of one input: `planJsonObject` is its inputPlanJson().
+/// The section of one input: `planJsonObject` is its inputPlanJson();
+/// `memoryBudget` is --memory-budget's bytes, or -1.
 std::string inputReportHtml(int index, const std::string &planJsonObject,
-                            const std::string &sourceText, const std::string &generatedText);
+                            const std::string &sourceText, const std::string &generatedText,
+                            long memoryBudget);
 
 /// The whole page around the sections of every input.
 std::string reportDocument(const std::vector<std::string> &inputSections,

@@ -28,10 +28,17 @@ std::string loopObjectPrefix(const StmtRef &loop) {
   return name;
 }
 
-std::string stateNames(const std::vector<Var *> &state) {
+StmtRef siteDecl(Var *site, const StmtRef &loop, bool device) {
+  if (device || !loop->pos.line)
+    return decl(site);
+  return decl(site, opaque("cgp::rt::LoopSite", ScalarType{ScalarType::Void, "cgp::rt::LoopSite"},
+                           {intLit(static_cast<int64_t>(loop->pos.line))}));
+}
+
+std::string stateNames(const std::vector<Var *> &state, bool asWritten) {
   std::string names;
   for (const Var *v : state)
-    names += (names.empty() ? "" : ", ") + v->name;
+    names += (names.empty() ? "" : ", ") + (asWritten ? sourceName(*v) : v->name);
   return names;
 }
 

@@ -26,8 +26,14 @@ Var *newRuntimeObject(Module &m, const std::string &name, const std::string &typ
 /// index's name, or its label.
 std::string loopObjectPrefix(const StmtRef &loop);
 
-/// The names of a loop's state variables, for comments and the plan: "h, c".
-std::string stateNames(const std::vector<Var *> &state);
+/// The declaration of `site`, the LoopSite of `loop`: on the host it knows
+/// the loop's line, which CGP_DEBUG's lines name.
+StmtRef siteDecl(Var *site, const StmtRef &loop, bool device);
+
+/// The names of a loop's state variables, for comments (as the generated code
+/// names them: "st_x, h") or, `asWritten`, for the plan (as the source does:
+/// "st.x, h").
+std::string stateNames(const std::vector<Var *> &state, bool asWritten = false);
 
 /// A share as comments and the plan spell it: 0.2 -> "20.0%".
 std::string shareText(double share);

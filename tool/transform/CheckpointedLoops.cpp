@@ -116,8 +116,8 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
 /// Adds what statement `n` itself writes to `written`: what it assigns or
 /// declares, and what its calls write through the addresses they are given
 /// (per the callee's summary; those go to `writtenByCall` too).
-static void collectWrites(const StmtRef &n, Summaries &sums, std::set<const Var *> &written,
-                          std::set<const Var *> &writtenByCall) {
+static void collectWrites(const StmtRef &n, Summaries &sums, ConstVarSet &written,
+                          ConstVarSet &writtenByCall) {
   if (n->kind == StmtKind::Assign)
     written.insert(n->lhs->var);
   if (n->kind == StmtKind::Decl)
@@ -164,9 +164,9 @@ bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around,
       s->value->kind != ExprKind::Binary)
     return false;
   auto [at, fresh] = writtenByLoop_.try_emplace(around.get());
-  std::set<const Var *> &written = at->second;
+  ConstVarSet &written = at->second;
   if (fresh) {
-    std::set<const Var *> unused;
+    ConstVarSet unused;
     forEachStmt(around, [&](const StmtRef &n) { collectWrites(n, sums_, written, unused); });
   }
   std::vector<Var *> reads;
@@ -183,7 +183,7 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
                              std::string &why) const {
   // What the body (and the step) writes: assignments, and what its calls
   // write through the pointers they are given (per the callee's summary).
-  std::set<const Var *> written, writtenByCall, taped;
+  ConstVarSet written, writtenByCall, taped;
   auto scan = [&](const StmtRef &n) {
     // The forward sweep keeps its old value, or the reverse sweep gets it
     // back from the new one by the inverse update: either way the reverse
@@ -264,13 +264,13 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
       // A std::vector local: its snapshot holds its elements, as many as
       // it has when the loop starts; a loop that resizes it is taped.
       if (written.count(v->sizeVar)) {
-        why = "it changes the size of the std::vector '" + v->name + "'";
+        why = "it changes the size of the std::vector '" + sourceName(*v) + "'";
         return false;
       }
     } else if (v->isPointer() || v->origin == Var::Global) {
       why = v->origin == Var::Param
-                ? "it writes the caller's memory ('" + v->name + "'), which snapshots do not hold"
-                : "it writes memory outside the kernel ('" + v->name + "')";
+                ? "it writes the caller's memory ('" + sourceName(*v) + "'), which snapshots do not hold"
+                : "it writes memory outside the kernel ('" + sourceName(*v) + "')";
       return false;
     }
     vars.push_back(const_cast<Var *>(v));
@@ -331,7 +331,7 @@ bool SweepBuilder::addReplayInputs() {
     });
     if (!plans || !tapes)
       return;
-    std::set<const Var *> written, unused;
+    ConstVarSet written, unused;
     std::vector<Var *> read;
     forEachStmt(s, [&](const StmtRef &n) {
       collectWrites(n, sums_, written, unused);
@@ -478,7 +478,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
                                        device ? "cgp::dev::LoopCheckpoints"
                                               : "thread_local cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
-  topDecls.push_back(decl(site));
+  topDecls.push_back(siteDecl(site, s, device));
   topDecls.push_back(decl(checkpoints));
   Var *steps = makeTemp(m, i->name + "_steps", i64, true);
   Var *snapshots = makeTemp(m, i->name + "_snapshots", ScalarType::intType(), true);
@@ -525,7 +525,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   // gradients without it).
   std::vector<Var *> kept;
   if (tapesFirst) {
-    std::set<const Var *> tapedOrCalled, unused;
+    ConstVarSet tapedOrCalled, unused;
     forEachStmt(s->body, [&](const StmtRef &n) {
       if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) &&
           (tbr.pushes.count(n.get()) || tbr.inverts.count(n.get())))
@@ -657,7 +657,7 @@ void SweepBuilder::warnUnheld(const StmtRef &s, const std::string &why,
     return;
   auto bytes = [](double b) { return std::to_string(static_cast<long long>(b)) + " bytes"; };
   std::string what = s->kind == StmtKind::For && s->counted.index
-                         ? "the loop over '" + s->counted.index->name + "'"
+                         ? "the loop over '" + sourceName(*s->counted.index) + "'"
                          : "this loop";
   std::string tapes = !bound.known ? "an amount known only at run time"
                       : bound.varies() ? "up to " + bytes(bound.most)

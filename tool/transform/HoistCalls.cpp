@@ -29,6 +29,8 @@ public:
   StmtRef stmt(const StmtRef &s) {
     if (!s)
       return s;
+    if (s->pos.line)
+      at_ = s->pos;
     switch (s->kind) {
     case StmtKind::Block: {
       std::vector<StmtRef> out;
@@ -80,11 +82,14 @@ private:
     v.name = name;
     v.elem = t;
     v.origin = Var::Temp;
+    v.pos = at_; // the statement it is hoisted out of
     return m_.newVar(v);
   }
 
   StmtRef loop(const StmtRef &s) {
     StmtRef body = stmt(s->body);
+    if (s->pos.line)
+      at_ = s->pos;
     bool condCalls = s->value && hasCall(s->value);
     bool stepCalls = s->step && (hasCall(s->step->value) || (s->step->lhs && hasCall(s->step->lhs)));
     if (!condCalls && !stepCalls) {
@@ -162,6 +167,7 @@ private:
       const std::string &name = e->callee->name;
       Var *t = temp(name.substr(std::min(name.find_first_not_of('_'), name.size())) + "_ret",
                     e->type);
+      t->spelling = name + "(...)";
       pre.push_back(decl(t, c));
       return varRef(t);
     }
@@ -198,6 +204,7 @@ private:
   }
 
   Module &m_;
+  SourcePos at_; // the statement being hoisted from
 };
 
 } // namespace

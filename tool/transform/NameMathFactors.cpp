@@ -51,6 +51,7 @@ private:
   ExprRef named(const ExprRef &call, std::vector<StmtRef> &pre) {
     Var v;
     v.name = mathValueName(call->mathFn);
+    v.spelling = mathFunction(call->mathFn).name + "(...)";
     v.elem = call->type;
     v.origin = Var::Temp;
     v.isConst = true;

@@ -75,12 +75,12 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
   loopChoices_[s.get()] = {"tape every iteration without a memory budget in force, else online "
                            "checkpointing of its state",
-                           "chosen at run time; state: " + stateNames};
+                           "chosen at run time; state: " + cgp::stateNames(state, /*asWritten=*/true)};
 
   Var *checkpoints = newRuntimeObject(m, name + "_checkpoints",
                                        "thread_local cgp::rt::LoopCheckpoints");
   Var *site = loopSite(s);
-  topDecls.push_back(decl(site));
+  topDecls.push_back(siteDecl(site, s, false));
   topDecls.push_back(decl(checkpoints));
   Var *snapshots = makeTemp(m, name + "_snapshots", ScalarType::intType(), true);
   Var *trips = makeTemp(m, name + "_count", i64);

@@ -250,6 +250,7 @@ private:
     auto local = [&](const Var *v) {
       Var copy = *v;
       copy.name = h->name + "_" + v->name + (n > 1 ? "_" + std::to_string(n) : "");
+      copy.spelling = (v->spelling.empty() ? v->name : v->spelling) + " (in " + h->name + ")";
       copy.origin = Var::Local;
       copy.paramIndex = -1;
       copy.isConst = false;
@@ -500,6 +501,7 @@ void renameValues(const StmtRef &body, const std::vector<Var *> &scalars, Module
         } else {
           Var next = *v;
           next.name = v->name + "_" + std::to_string(version);
+          next.spelling = v->spelling.empty() ? v->name : v->spelling;
           current = module.newVar(next);
           decls.push_back(decl(current));
         }
@@ -532,6 +534,11 @@ bool replaceSmallArrays(Function &f, Module &module) {
     for (int64_t k = 0; k < a->elementCount(); ++k) {
       Var scalar = *a;
       scalar.name = a->isBox ? a->name : a->name + "_" + std::to_string(k);
+      scalar.spelling = a->spelling.empty() ? a->name : a->spelling;
+      if (!a->isBox)
+        scalar.spelling += a->dims.size() == 2 ? "[" + std::to_string(k / a->dims[1]) + "][" +
+                                                     std::to_string(k % a->dims[1]) + "]"
+                                               : "[" + std::to_string(k) + "]";
       scalar.isBox = false;
       scalar.shape = Var::Scalar;
       scalar.dims.clear();

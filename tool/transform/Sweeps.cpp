@@ -724,7 +724,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                 "time) pays for running " + share + " of its iterations again; chosen by each "
                 "thread, for the trip count it meets, when that holds less than its whole tape "
                 "and that tape is over " + std::to_string(kDeviceLocalTapeBytes) +
-                " bytes; state: " + stateNames(state)
+                " bytes; state: " + stateNames(state, /*asWritten=*/true)
               : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
                 "pays for running " + share + " of its iterations again, since it holds " +
                     shareText(decision->tapeShare) + " of the tape (running it again frees " +
@@ -734,7 +734,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                        "chosen at run time, at each run, for "
                                      : "; chosen at run time, for ") +
                     "the trip count met, when that holds less than its whole tape (under "
-                    "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state)};
+                    "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state, /*asWritten=*/true)};
       innerPlans_ = true;
       replaying_.insert(s.get());
       return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
@@ -743,7 +743,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       // Without --memory-budget the loop is taped; the code that could
       // checkpoint it costs compilers (GCC) speed in the loops around it.
       std::string why = "no --memory-budget; with one, snapshots of its state (" +
-                        stateNames(state) + ") could replace the tape at run time";
+                        stateNames(state, /*asWritten=*/true) + ") could replace the tape at run time";
       if (decision && decision->tapeShare > 0 && !decision->replayPays)
         why += "; without, running its first iterations again would cost more time than the "
                "tape they free is worth (it holds " + shareText(decision->tapeShare) +
@@ -766,7 +766,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                                   "tapes them as they come after a run that "
                                                   "fitted in half the room"
                                                 : "") +
-                                   "; state: " + stateNames(state)};
+                                   "; state: " + stateNames(state, /*asWritten=*/true)};
       innerPlans_ = true;
       return sweepCheckpointedLoop(s, inner, state, plansInside, outerSite);
     }

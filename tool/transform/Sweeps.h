@@ -195,7 +195,7 @@ private:
   std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
   /// loop -> what it writes (leftToLoopsAround asks once per loop inside).
-  mutable std::map<const StmtNode *, std::set<const Var *>> writtenByLoop_;
+  mutable std::map<const StmtNode *, ConstVarSet> writtenByLoop_;
   /// How each loop is reversed, and why (for the plan).
   std::map<const StmtNode *, std::pair<std::string, std::string>> loopChoices_;
   /// Loops that spend the plan's replay allowance (the others' is dropped).

@@ -27,9 +27,9 @@ double forced(const double *p, const double *ts, int n) {
 }
 
 // EXPLAIN: kernel forced
-// EXPLAIN: cos_value (line 21, double, {{.*}}): store
+// EXPLAIN: cos(...) (line 21, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: a math call's value, named so that the reverse sweep need not call again
-// EXPLAIN-NEXT: log_value (line 21, double, {{.*}}): store
+// EXPLAIN-NEXT: log(...) (line 21, double, {{.*}}): store
 // EXPLAIN-NOT: exp_value
 // EXPLAIN-NOT: sin_value
 

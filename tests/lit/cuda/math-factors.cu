@@ -21,7 +21,7 @@ __global__ void forced(const double *w, const double *x, double *out, int n, int
   out[i] = s;
 }
 // CHECK: kernel forced
-// CHECK: sin_value (line 20, double, {{.*}}): RECOMPUTE
+// CHECK: sin(...) (line 20, double, {{.*}}): RECOMPUTE
 // CHECK-NEXT: recomputed: cheaper to evaluate again than to keep
 // CODE: sin_value = std::sin(x[i] * t);
 // CODE-NEXT: s += *w * sin_value + w[1] * s;

@@ -58,7 +58,7 @@ void inplace(double *h, int T) {
 }
 
 // CHECK-LABEL: double rollout_grad(const double *__restrict W, int T, double *__restrict d_W) {
-// CHECK: thread_local cgp::rt::LoopSite t_site;
+// CHECK: thread_local cgp::rt::LoopSite t_site = cgp::rt::LoopSite(46);
 // CHECK-NEXT: thread_local cgp::rt::LoopCheckpoints t_checkpoints;
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget, else keep
 // CHECK-NEXT: // snapshots of its state (x, v) on a binomial schedule

@@ -48,14 +48,19 @@ double nest(const double *w, const int *len, int A) {
 }
 // EXPLAIN: loop over a (line 32, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // EXPLAIN-NEXT: chosen at run time; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s
+// EXPLAIN-NEXT: it tapes {{.*}} per iteration ({{.*}} per call){{.*}}, and one run of it {{.*}}% of the primal's time
 // EXPLAIN-NEXT: loop over b (line 34, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s, u, sin_value
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; loops inside it plan their own reversal, so it reverses one iteration at a time, or tapes them as they come after a run that fitted in half the room; state: s, u, sin(...)
+// EXPLAIN-NEXT: it tapes {{.*}} per iteration ({{.*}} per call){{.*}}, and one run of it {{.*}}% of the primal's time
 // EXPLAIN-NEXT: loop over c (line 35, {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
-// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u, sin_value
+// EXPLAIN-NEXT: chosen at run time, at each run of the loop around it; state: u, sin(...)
+// EXPLAIN-NEXT: it tapes {{.*}} per iteration ({{.*}} per call){{.*}}, and one run of it {{.*}}% of the primal's time
 // EXPLAIN-NEXT: loop over d (line 36, {{.*}}): tape every iteration
 // EXPLAIN-NEXT: 3 loops around it plan their reversal already
+// EXPLAIN-NEXT: it tapes {{.*}} per iteration ({{.*}} per call){{.*}}, and one run of it {{.*}}% of the primal's time
 // EXPLAIN-NEXT: loop over e (line 38, {{.*}}): tape every iteration
 // EXPLAIN-NEXT: its trip count is the same at every iteration of the loop around it: the loops around it plan for all of it
+// EXPLAIN-NEXT: it tapes {{.*}} per iteration ({{.*}} per call){{.*}}, and one run of it {{.*}}% of the primal's time
 // EXPLAIN-NEXT: loop over k (line 43, 4 iterations): tape every iteration
 // EXPLAIN-NEXT: its trip count is a constant: the loop around it plans for all of it
 

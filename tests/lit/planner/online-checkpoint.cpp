@@ -37,7 +37,7 @@ double relax(const double *p, double tol) {
 // EXPLAIN-NEXT: chosen at run time; state: x, v, n
 
 // CHECK-LABEL: double relax_grad(
-// CHECK: thread_local cgp::rt::LoopSite loop1_site;
+// CHECK: thread_local cgp::rt::LoopSite loop1_site = cgp::rt::LoopSite(26);
 // CHECK-NEXT: thread_local cgp::rt::LoopCheckpoints loop1_checkpoints;
 // CHECK: an iteration tapes 24 bytes, so no probe measures it
 // CHECK-NEXT: double loop1_iteration_bytes = 24.0;
