@@ -135,9 +135,12 @@ Lowering::RecordLocal Lowering::newTemporary(clang::QualType t, const std::strin
   RecordLocal record;
   std::string problem = flattenRecord(t, ctx_, record.leaves);
   if (!problem.empty()) {
+    // The type leads the message, unless the message names it already or
+    // it is the standard library's (named in the user's words there).
     std::string type = "'" + t.getUnqualifiedType().getAsString() + "'";
-    unsupported(loc, problem.compare(0, type.size(), type) == 0 ? problem
-                                                                : type + ": " + problem);
+    bool library = isStandardLibraryRecord(t->getAsCXXRecordDecl());
+    unsupported(loc, problem.compare(0, type.size(), type) == 0 || library ? problem
+                                                                           : type + ": " + problem);
   }
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;

@@ -303,6 +303,11 @@ std::string ownCopyProblem(const clang::CXXRecordDecl *rd, clang::QualType t) {
 
 } // namespace
 
+bool isStandardLibraryRecord(const clang::CXXRecordDecl *rd) {
+  return rd && (rd->isInStdNamespace() ||
+                llvm::StringRef(rd->getQualifiedNameAsString()).starts_with("__gnu_cxx::"));
+}
+
 std::string leafSpelling(const std::string &base, const RecordLeaf &leaf) {
   std::string out = base;
   for (const clang::FieldDecl *field : leaf.fields)
@@ -334,10 +339,19 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
     return "variables of type '" + t.getAsString() + "' are not supported";
   if (rd->isLambda())
     return "lambdas are not supported";
-  if (rd->isInStdNamespace())
-    return "'" + t.getUnqualifiedType().getAsString() +
+  if (isStandardLibraryRecord(rd)) {
+    // Said in the user's words: the library's own members (an iterator's
+    // `_M_current`) mean nothing to them.
+    clang::PrintingPolicy policy(ctx.getLangOpts());
+    policy.SuppressTagKeyword = true;
+    std::string spelled = t.getUnqualifiedType().getAsString(policy);
+    if (rd->getName().contains("iterator"))
+      return "an iterator of the standard library held in a variable ('" + spelled +
+             "') is not supported; index the container (v[i]) or loop with a range-based for";
+    return "'" + spelled +
            "' is not supported; of the standard library's types, cgp-ad differentiates "
            "std::vector and std::array of numbers, and std::complex<float|double>";
+  }
   if (rd->isUnion())
     return "unions are not supported";
   if (rd->isPolymorphic() || rd->getNumBases() > 0)

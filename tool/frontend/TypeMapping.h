@@ -72,6 +72,10 @@ struct RecordLeaf {
   int complexPart = -1;
 };
 
+/// A class of the standard library, its own (std::) or its implementation's
+/// (libstdc++'s __gnu_cxx::, where vector's iterators live).
+bool isStandardLibraryRecord(const clang::CXXRecordDecl *rd);
+
 /// How the source spells leaf `leaf` of struct `base` (`st.pos.x`,
 /// `z.real()`); `base` may be empty (a helper's struct parameter, unnamed).
 std::string leafSpelling(const std::string &base, const RecordLeaf &leaf);

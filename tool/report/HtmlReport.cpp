@@ -232,6 +232,17 @@ std::string tapePictureSvg(const nlohmann::json &f, long budget) {
   return out.str();
 }
 
+/// A loop's trip count: known, or at run time with what the estimates
+/// took (the profile's mean, or the default).
+std::string tripCount(const nlohmann::json &l) {
+  if (!l["trips"].is_null())
+    return std::to_string(l["trips"].get<long>());
+  double estimate = l["estimated_trips"].get<double>();
+  return l["trip_source"] == "profile"
+             ? "at run time (" + number("%.1f", estimate) + " in the profile)"
+             : "at run time (" + number("%.0f", estimate) + " assumed)";
+}
+
 std::string functionSection(int input, const nlohmann::json &f, long budget) {
   std::ostringstream out;
   double storeAll = f["store_all_bytes"].get<double>();
@@ -276,9 +287,7 @@ std::string functionSection(int input, const nlohmann::json &f, long budget) {
     for (const nlohmann::json &l : loops)
       out << "<tr><td>" << escape(l["label"].get<std::string>()) << "</td><td>"
           << lineLink(input, l["line"]) << "</td><td>"
-          << (l["trips"].is_null() ? std::string("at run time")
-                                   : std::to_string(l["trips"].get<long>()))
-          << "</td><td>" << bytes(l["bytes_per_iteration"].get<double>()) << "</td><td>"
+          << tripCount(l) << "</td><td>" << bytes(l["bytes_per_iteration"].get<double>()) << "</td><td>"
           << bytes(l["tape_bytes"].get<double>()) << "</td><td>"
           << (l["snapshot_bytes"].is_null() ? std::string("none")
                                             : bytes(l["snapshot_bytes"].get<double>()))
@@ -338,7 +347,8 @@ std::string reportDocument(const std::vector<std::string> &inputSections,
       << "<title>cgp-ad report</title>\n<style>" << kStyle << "</style></head><body>\n"
       << "<h1>cgp-ad report</h1>\n<p>cgp-ad " << escape(toolVersion) << "; "
       << escape(optionsText) << ". Estimates are per call; loops whose trip count is known only "
-      << "at run time count " << kDefaultTripCount << " iterations. Rows in green are "
+      << "at run time count the mean of the profile (--profile), else " << kDefaultTripCount
+      << " iterations. Rows in green are "
       << "recomputed in the reverse sweep instead of stored; see docs/cgp-model.md for G, T, M "
       << "and the score. Each kernel's picture shows the tape its gradient holds as the forward "
       << "sweep runs down the kernel's lines (loops shaded), storing every value, with the plan "

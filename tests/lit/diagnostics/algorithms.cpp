@@ -6,6 +6,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DTWO_BUFFERS 2>&1 | FileCheck %s --check-prefix=TWO_BUFFERS
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOPY_IN_PLACE 2>&1 | FileCheck %s --check-prefix=COPY_IN_PLACE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DIN_CONDITION 2>&1 | FileCheck %s --check-prefix=IN_CONDITION
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DITERATOR_VARIABLE 2>&1 | FileCheck %s --check-prefix=ITERATOR_VARIABLE
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <algorithm>
@@ -43,5 +44,17 @@ double k(const double* x, int n) {
   // IN_CONDITION: algorithms.cpp:[[@LINE-1]]:47: error: cannot differentiate 'k': 'std::accumulate' is not supported here (a condition, or a side of '&&', '||' or '?:'); give its value to a local first
     return x[0];
   return x[1];
+}
+#endif
+
+// An iterator kept in a variable is refused in the user's words, never with
+// the library's members (`_M_current`).
+#ifdef ITERATOR_VARIABLE
+CGP_GRAD(x)
+double k(const std::vector<double>& x) {
+  auto it = std::max_element(x.begin(), x.end());
+  // ITERATOR_VARIABLE: algorithms.cpp:[[@LINE-1]]:8: error: cannot differentiate 'k': an iterator of the standard library held in a variable ('__gnu_cxx::__normal_iterator<const double *, std::vector<double>>') is not supported; index the container (v[i]) or loop with a range-based for
+  // ITERATOR_VARIABLE-NOT: _M_current
+  return *it;
 }
 #endif

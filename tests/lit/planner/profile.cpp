@@ -34,7 +34,9 @@
 // PROFILE: {"line": {{[0-9]+}}, "column": 3, "starts": 4, "iterations": 240, "min_trips": 40, "max_trips": 80,
 // PROFILE: {"line": {{[0-9]+}}, "column": 5, "then": 60, "else": 180}
 //
-// RUN: %cgpad --profile=%t/p.json --explain --plan-json=%t/plan.json %s -o %t/planned -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: %cgpad --profile=%t/p.json --explain --plan-json=%t/plan.json --report=%t/report.html %s -o %t/planned -- -std=c++17 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: FileCheck %s --check-prefix=REPORT < %t/report.html
+// REPORT: <td>loop over i</td><td><a href="#in0-L{{[0-9]+}}">{{[0-9]+}}</a></td><td>at run time (60.0 in the profile)</td>
 // EXPLAIN: loops with a trip count unknown when compiling count the mean of the profile, else 100 iterations
 // EXPLAIN: kernel walk (line {{[0-9]+}}, planned with the profile)
 // EXPLAIN: loop over i (line {{[0-9]+}}, trip count known at run time; 60.0 iterations per start in the profile)

@@ -50,7 +50,7 @@ done:
 // CHECK: <polyline class="curve" data-name="under the memory budget"
 // CHECK: </svg>
 // CHECK: <tr class="recompute"><td><code>z</code></td><td><a href="#in0-L28">28</a></td><td>double</td>
-// CHECK: <td>loop over t</td><td><a href="#in0-L26">26</a></td><td>at run time</td><td>32 B</td><td>3.1 KiB</td><td>{{[0-9]+}} B</td><td>{{[0-9.]+}}% of the primal</td><td>
+// CHECK: <td>loop over t</td><td><a href="#in0-L26">26</a></td><td>at run time (100 assumed)</td><td>32 B</td><td>3.1 KiB</td><td>{{[0-9]+}} B</td><td>{{[0-9.]+}}% of the primal</td><td>
 // CHECK: <span id="in0-L24"><i>   24</i>  double gates(const double *W, const double *xs, int T) {</span>
 // CHECK: <details><summary>Generated code</summary>
 // CHECK: double gates_grad(const double *__restrict W, const double *__restrict xs, int T,
