@@ -1,5 +1,6 @@
 // The standard algorithms numeric code calls on ranges of one buffer:
-// std::fill, fill_n, copy, copy_n, iota, accumulate and inner_product, over
+// std::fill, fill_n, copy, copy_n, iota, accumulate, inner_product and
+// transform (with a lambda), over
 // pointers (`y`, `y + n`, `v.data()`), std::vector and std::array iterators
 // (`v.begin()`, `v.end() - 1`) and arrays (`std::begin(a)`). Each becomes
 // the loop it stands for, differentiated like the user's own; values and
@@ -18,6 +19,9 @@
 // CODE-NEXT: y[fill_k] = fill_value;
 // CODE: accumulate_sum = 0.0;
 // CODE: accumulate_sum = accumulate_sum + y[accumulate_k];
+// CODE-LABEL: double transformed_grad(
+// CODE: for (int transform_k = 0; transform_k < n; ++transform_k) {
+// CODE-NEXT: y[transform_k] = ::transformed_lambda_fwd(x[transform_k], a, w);
 #include <cgp/cgp.h>
 #include <algorithm>
 #include <array>
@@ -56,6 +60,21 @@ float scaled_total(const std::vector<float> &v, float scale) {
   return std::accumulate(u.begin(), u.end(), 0.0f);
 }
 
+// std::transform with a lambda (written there or held in a local; by
+// value or const reference), unary and binary, in place element for element.
+CGP_GRAD(x, w)
+CGP_JVP(x, w)
+double transformed(const double *x, const double *w, int n) {
+  std::vector<double> y(n);
+  double a = w[0];
+  std::transform(x, x + n, y.begin(), [&](double v) { return std::tanh(a * v) * w[1]; });
+  auto scale = [a](const double &u, double v) { return u * v + a; };
+  std::vector<double> z(n);
+  std::transform(y.begin(), y.end(), x, z.begin(), scale);
+  std::transform(z.begin(), z.end(), z.begin(), [](double v) { return v * v; });
+  return std::accumulate(z.begin(), z.end(), 0.0) + std::inner_product(y.begin(), y.end(), x, 0.0);
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -68,6 +87,19 @@ int main() {
     c.primal([&] { return ranges(x.data(), 6); });
     c.grad([&](cgp_test::Grads &g) { return ranges_grad(x.data(), 6, g.f64("x")); });
     c.jvp([&](cgp_test::Tangents &t) { return ranges_jvp(x.data(), 6, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("std::transform with lambdas");
+    std::vector<double> &x = c.in("x", 5, -0.9, 0.9);
+    std::vector<double> &w = c.in("w", 2, 0.5, 1.5);
+    c.primal([&] { return transformed(x.data(), w.data(), 5); });
+    c.grad([&](cgp_test::Grads &g) {
+      return transformed_grad(x.data(), w.data(), 5, g.f64("x"), g.f64("w"));
+    });
+    c.jvp([&](cgp_test::Tangents &t) {
+      return transformed_jvp(x.data(), w.data(), 5, t.f64("x"), t.f64("w"));
+    });
     c.run();
   }
   {

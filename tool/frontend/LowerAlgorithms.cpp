@@ -19,7 +19,9 @@
 // `std::begin(a)`, `std::end(a)`, `v.begin() + k`). The loops compute what
 // libstdc++'s own bodies compute, in the same order (accumulate adds from
 // the first element on), so gradients and values match the primal's bit for
-// bit. Algorithms that take an operation (a lambda) are not lowered here.
+// bit. Of the algorithms that take an operation, std::transform is lowered:
+// its lambda becomes a call of the lambda's helper at each element
+// (Lowering::lambdaOperation); the others are refused.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
@@ -168,6 +170,37 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
       if (name == "iota")
         body.push_back(assign(varRef(value), one, AssignOp::Add));
       return body;
+    }, pos));
+    return block(out);
+  }
+  // transform(first, last, out, op), transform(first1, last1, first2, out, op)
+  if (name == "transform" && (n == 4 || n == 5)) {
+    bool binaryOp = n == 5;
+    ExprRef first = iteratorAddress(e->getArg(0), name);
+    ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+    ExprRef second = binaryOp ? iteratorAddress(e->getArg(2), name) : nullptr;
+    const clang::Expr *outArg = e->getArg(binaryOp ? 3 : 2);
+    ExprRef to = iteratorAddress(outArg, name);
+    writable(outArg, to);
+    // In place only element for element (`v.begin()` to `v.begin()`).
+    for (const ExprRef &in : {first, second})
+      if (in && in->var == to->var &&
+          !(isInteger(in->operands[0], 0) && isInteger(to->operands[0], 0)))
+        unsupported(e, "'std::transform' from '" + to->var->name + "' into itself at another "
+                       "position is not supported; transform into a local buffer");
+    std::vector<StmtRef> out;
+    auto element = [&](const ExprRef &place, const ExprRef &k) {
+      return rangeElement(place, binary(BinaryOp::Sub, k, first->operands[0]));
+    };
+    ExprRef op = lambdaOperation(e->getArg(n - 1), e, binaryOp ? 2 : 1, out);
+    out.push_back(rangeLoop(name, first->operands[0], end, [&](ExprRef k) {
+      std::vector<ExprRef> args{index(first->var, {k})};
+      if (second)
+        args.push_back(isInteger(first->operands[0], 0) ? rangeElement(second, k)
+                                                       : element(second, k));
+      ExprRef result = applyOperation(op, args);
+      ExprRef place = isInteger(first->operands[0], 0) ? rangeElement(to, k) : element(to, k);
+      return std::vector<StmtRef>{assign(place, convert(result, to->var->elem))};
     }, pos));
     return block(out);
   }

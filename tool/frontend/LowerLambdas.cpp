@@ -477,6 +477,51 @@ std::optional<Lowering::Lambda> Lowering::lambdaOf(const clang::Expr *object,
   return l;
 }
 
+ExprRef Lowering::lambdaOperation(const clang::Expr *opArg, const clang::Expr *use,
+                                  unsigned arity, std::vector<StmtRef> &out) {
+  const std::string algorithm =
+      "'std::" + llvm::cast<clang::CallExpr>(use)->getDirectCallee()->getNameAsString() + "'";
+  const clang::Expr *object = opArg->IgnoreImplicit()->IgnoreParens();
+  if (const auto *temp = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(object))
+    object = temp->getSubExpr()->IgnoreImplicit();
+  std::optional<Lambda> made;
+  if (const auto *le = llvm::dyn_cast<clang::LambdaExpr>(object))
+    made = makeLambda(le, "lambda", out); // written here: its copies go before the loop
+  else
+    made = lambdaOf(opArg, use, "passes");
+  if (!made)
+    unsupported(opArg, algorithm + " takes its operation as a lambda, written there or held in a "
+                       "local variable");
+  const clang::CXXMethodDecl *op = made->expr->getCallOperator();
+  if (made->expr->isGenericLambda())
+    unsupported(opArg, "a generic lambda ('auto' parameters) given to " + algorithm +
+                           " is not supported; name the parameters' types");
+  if (const clang::FunctionDecl *def = op->getDefinition())
+    op = llvm::cast<clang::CXXMethodDecl>(def);
+  if (op->getNumParams() != arity)
+    unsupported(opArg, "the lambda given to " + algorithm + " takes " +
+                           std::to_string(op->getNumParams()) + " parameters; it must take " +
+                           std::to_string(arity));
+  Function *f = lowerLambdaFunction(*made, op);
+  std::vector<ExprRef> args;
+  for (unsigned j = 0; j < arity; ++j) {
+    if (!f->params[j]->isScalar())
+      unsupported(op->getParamDecl(j)->getLocation(),
+                  "the lambda given to " + algorithm + " must take its elements by value or by "
+                  "const reference");
+    args.push_back(floatLit(0, f->params[j]->elem)); // an element, given by applyOperation
+  }
+  captureArgs(*made, captureParams_.at(op), use, f, args);
+  return call(f, scalarType(op->getReturnType(), op->getLocation()), args);
+}
+
+ExprRef Lowering::applyOperation(const ExprRef &operation, const std::vector<ExprRef> &elements) {
+  auto applied = std::make_shared<ExprNode>(*operation);
+  for (size_t j = 0; j < elements.size(); ++j)
+    applied->operands[j] = convert(elements[j], operation->callee->params[j]->elem);
+  return applied;
+}
+
 ExprRef Lowering::lowerLambdaCall(const clang::CXXOperatorCallExpr *e) {
   refuseLambdaArgs(e);
   std::optional<Lambda> made = lambdaOf(e->getArg(0), e, "calls");

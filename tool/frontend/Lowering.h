@@ -625,6 +625,13 @@ private:
     RecordLocal leaves; // a struct's
   };
   ExprRef lowerLambdaCall(const clang::CXXOperatorCallExpr *e);
+  /// The call of the lambda `opArg` that an algorithm (`use`) applies to
+  /// `arity` elements at a time, its first operands left for the elements
+  /// (applyOperation); what creating the lambda needs goes to `out`.
+  ExprRef lambdaOperation(const clang::Expr *opArg, const clang::Expr *use, unsigned arity,
+                          std::vector<StmtRef> &out);
+  /// `operation` applied to `elements` (each converted to its parameter's type).
+  ExprRef applyOperation(const ExprRef &operation, const std::vector<ExprRef> &elements);
   /// The lambda `object` is (a local, one written there, a closure
   /// parameter), its creation statements placed before `use`, which `verb`s
   /// it ("calls", "passes"); nothing for any other expression.

@@ -7,6 +7,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOPY_IN_PLACE 2>&1 | FileCheck %s --check-prefix=COPY_IN_PLACE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DIN_CONDITION 2>&1 | FileCheck %s --check-prefix=IN_CONDITION
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DITERATOR_VARIABLE 2>&1 | FileCheck %s --check-prefix=ITERATOR_VARIABLE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DGENERIC_LAMBDA 2>&1 | FileCheck %s --check-prefix=GENERIC_LAMBDA
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <algorithm>
@@ -56,5 +57,14 @@ double k(const std::vector<double>& x) {
   // ITERATOR_VARIABLE: algorithms.cpp:[[@LINE-1]]:8: error: cannot differentiate 'k': an iterator of the standard library held in a variable ('__gnu_cxx::__normal_iterator<const double *, std::vector<double>>') is not supported; index the container (v[i]) or loop with a range-based for
   // ITERATOR_VARIABLE-NOT: _M_current
   return *it;
+}
+#endif
+
+#ifdef GENERIC_LAMBDA
+CGP_GRAD(x)
+double k(const double* x, double* y, int n) {
+  std::transform(x, x + n, y, [](auto v) { return v * v; });
+  // GENERIC_LAMBDA: algorithms.cpp:[[@LINE-1]]:31: error: cannot differentiate 'k': a generic lambda ('auto' parameters) given to 'std::transform' is not supported; name the parameters' types
+  return y[0];
 }
 #endif
