@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run.py [--prefix P] [--runs N] [--processes K] [--write-docs]: the planner benchmark.
 
-Builds bench/planner/{lstm,rk4,tracks}.cpp with the installed cgp-ad (prefix P,
+Builds bench/planner/{lstm,rk4,tracks,heat,orbit,trajectory}.cpp with the installed cgp-ad (prefix P,
 default build/bench-prefix, installed from build/ if missing) under
 --strategy=store-all and under the default plan, runs store-all, the default
 plan, and the default plan with CGP_MEMORY_BUDGET set to one half and to
@@ -24,6 +24,10 @@ def sh(cmd, env=None):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
 
 
+# The kernels, each bench/planner/NAME.cpp.
+KERNELS = ("lstm", "rk4", "tracks", "heat", "orbit", "trajectory")
+
+
 def medians(results):
     """One result with the median of each number over `results` (the same
     program's runs); the other fields are the first run's."""
@@ -40,7 +44,12 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--processes", type=int, default=5)
     ap.add_argument("--write-docs", action="store_true")
+    ap.add_argument("--kernels", default=",".join(KERNELS),
+                    help="comma-separated, of " + ", ".join(KERNELS) + " (all by default)")
     args = ap.parse_args()
+    kernels = args.kernels.split(",")
+    if args.write_docs and sorted(kernels) != sorted(KERNELS):
+        ap.error("--write-docs rewrites the table of all the kernels: leave out --kernels")
     prefix = args.prefix
     if not os.path.exists(os.path.join(prefix, "bin", "cgp-ad")):
         sh(["cmake", "--install", os.path.join(root, "build"), "--prefix", prefix])
@@ -49,7 +58,7 @@ def main():
     cxx = os.environ.get("CXX", "c++")
     flags = ["-std=c++17", "-O2", "-I", os.path.join(prefix, "include"), "-I", here]
     rows = []
-    for kernel in ("lstm", "rk4", "tracks"):
+    for kernel in kernels:
         binaries = {}
         for strategy in ("store-all", "cgp", "budget"):
             gen = os.path.join(out, f"{kernel}-{strategy}")
@@ -104,7 +113,12 @@ def main():
             "damped pendulum, 10,000 steps (`bench/planner/rk4.cpp`). Tracks: 8 damped "
             "oscillators of 2000 steps, each after a drive of eight cosines a step that has no "
             "derivative (`bench/planner/tracks.cpp`; the default plan runs the oscillator's "
-            "iterations again at each run, inside the taped loop over tracks). The budget runs set "
+            "iterations again at each run, inside the taped loop over tracks). Heat: a rod of 64 "
+            "cells whose state lives in two `std::vector` locals, 2000 steps "
+            "(`bench/planner/heat.cpp`). Orbit: four bodies whose state lives in a struct's member "
+            "arrays, 5000 leapfrog steps (`bench/planner/orbit.cpp`). Trajectory: 32 coupled "
+            "oscillators writing a row per step of the caller's two output buffers, 2000 steps, "
+            "the rows left in place under a budget (`bench/planner/trajectory.cpp`). The budget runs set "
             "`CGP_MEMORY_BUDGET` to one half and to one eighth of store-all's peak tape. Each program times its "
             "own primal too; *time vs store-all* divides gradient/primal ratios, so that it "
             "compares times taken under the same load.\n\n" + table + "\n")

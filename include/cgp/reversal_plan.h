@@ -32,10 +32,13 @@ CGP_HOST_DEVICE inline double lesser(double a, double b) { return a < b ? a : b;
 CGP_HOST_DEVICE inline double greater(double a, double b) { return a < b ? b : a; }
 
 /// Snapshots of `stateBytes` that fit in `room` bytes, at most one per
-/// iteration (0 when none fits).
+/// iteration (0 when none fits). Snapshots of nothing (a loop whose state
+/// stays in place, the caller's rows it fills) fit while the room is not
+/// negative: one per iteration.
 CGP_HOST_DEVICE inline double snapshotsThatFit(double room, std::size_t stateBytes,
                                                std::int64_t steps) {
-  double fit = stateBytes ? floor(room / static_cast<double>(stateBytes)) : 1.0;
+  double fit = stateBytes ? floor(room / static_cast<double>(stateBytes))
+                          : (room >= 0 ? static_cast<double>(steps) : 0.0);
   return greater(0.0, lesser(fit, static_cast<double>(steps)));
 }
 

@@ -48,8 +48,9 @@ double after(const double *w, int n) {
   return s * c;
 }
 
-// The loop over tracks writes `out`, memory outside the kernel: it cannot
-// keep snapshots, so the loop inside plans its own reversal at each run.
+// The loop over tracks writes the caller's `out` at `k % 2`, not a row of
+// its own per track: it cannot keep snapshots, so the loop inside plans its
+// own reversal at each run.
 CGP_GRAD(w)
 double per_track(const double *w, const double *start, double *out, int count, int steps) {
   double loss = 0.0;
@@ -61,7 +62,7 @@ double per_track(const double *w, const double *start, double *out, int count, i
       u = u + offset;
       s = s + u * u * w[1];
     }
-    out[k] = s;
+    out[k % 2] = s;
     loss += s * s;
   }
   return loss;

@@ -17,7 +17,9 @@
 // variables of the step, which the inverse reads again. A reloadable load
 // (Reloads.h) into an array in R is reloaded instead of pushed, the same
 // way, when the array is not in R where its loop starts: the reload gives
-// back every iteration's old value but the first one's.
+// back every iteration's old value but the first one's. A write into a row
+// of a caller's buffer that its loop fills in place (RowWrites.h) pushes
+// nothing when the buffer is not in R where the loop starts.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ToBeRecorded.h"
@@ -29,8 +31,10 @@ class TbrAnalysis {
 public:
   TbrAnalysis(const Function &f, const std::map<const StmtNode *, VarSet> &reads,
               Summaries &sums, const InverseUpdates &inverses, const Reloads &reloads,
+              const std::map<const StmtNode *, std::vector<const Var *>> &rowsInPlace,
               TbrResult &out)
-      : f_(f), reads_(reads), sums_(sums), inverses_(inverses), reloads_(reloads), out_(out) {}
+      : f_(f), reads_(reads), sums_(sums), inverses_(inverses), reloads_(reloads),
+        rowsInPlace_(rowsInPlace), out_(out) {}
 
   VarSet forward(const StmtRef &s, VarSet r) {
     if (!s)
@@ -85,7 +89,7 @@ public:
           return r;
         }
         out_.reloads.erase(s.get());
-        bool push = needed;
+        bool push = needed && !filling_.count(x);
         if (push) {
           out_.pushes.insert(s.get());
           for (const ExprRef &i : s->lhs->operands)
@@ -121,6 +125,12 @@ public:
       for (const auto &[load, reload] : reloads_.at)
         if (reload.loop == s.get() && r.count(load->lhs->var))
           neededBefore_.insert(s.get());
+      // Rows filled in place keep no old value only where nothing before
+      // the loop needs the buffer (such loops are not nested).
+      if (auto rows = rowsInPlace_.find(s.get()); rows != rowsInPlace_.end())
+        for (const Var *b : rows->second)
+          if (!r.count(const_cast<Var *>(b)))
+            filling_.insert(b);
       VarSet head = r;
       while (true) {
         VarSet end = forward(s->body, head);
@@ -131,6 +141,8 @@ public:
           break;
         head = end;
       }
+      if (rowsInPlace_.count(s.get()))
+        filling_.clear();
       if (counted && s->init->kind == StmtKind::Decl)
         head.erase(s->counted.index); // the loop's own index ends with it
       if (Var *a = arrayRefilled(s))
@@ -183,7 +195,10 @@ private:
   Summaries &sums_;
   const InverseUpdates &inverses_;
   const Reloads &reloads_;
+  const std::map<const StmtNode *, std::vector<const Var *>> &rowsInPlace_;
   TbrResult &out_;
+  /// Buffers the loop being analysed fills in place, not needed before it.
+  std::set<const Var *> filling_;
   /// Loops with a reloadable load into an array needed where they start.
   std::set<const StmtNode *> neededBefore_;
   std::vector<Var *> scratch_;
@@ -194,9 +209,11 @@ private:
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
                               const VarSet &neededAtEntry, Summaries &summaries,
-                              const InverseUpdates &inverses, const Reloads &reloads) {
+                              const InverseUpdates &inverses, const Reloads &reloads,
+                              const std::map<const StmtNode *, std::vector<const Var *>>
+                                  &rowsInPlace) {
   TbrResult result;
-  TbrAnalysis analysis(f, reads, summaries, inverses, reloads, result);
+  TbrAnalysis analysis(f, reads, summaries, inverses, reloads, rowsInPlace, result);
   result.neededAtExit = analysis.forward(f.body, neededAtEntry);
   return result;
 }

@@ -14,7 +14,11 @@
 // needing the value after it and `e`'s operands instead of the value before
 // it; and an array element a loop loads each iteration, which the reverse
 // sweep loads again from the previous iteration (Reloads.h), needing what
-// the load reads, where nothing before the loop needs the array.
+// the load reads, where nothing before the loop needs the array; and a row
+// of a caller's buffer that a loop fills a row per iteration (RowWrites.h),
+// where nothing before the loop needs the buffer: nothing writes that row
+// again, so what the reverse sweep reads there is what the forward sweep
+// read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_TOBERECORDED_H
@@ -56,11 +60,16 @@ struct TbrResult {
 /// the updates the reverse sweep may undo instead of popping their old
 /// value, `reloads` the loads it may repeat (none of either under store-all,
 /// which tapes every value).
+/// `rowsInPlace`: loops that fill caller's buffers a row per iteration
+/// (RowWrites.h), whose writes there tape nothing where the buffer is not
+/// needed at the loop's start (none under store-all either).
 TbrResult analyzeToBeRecorded(const Function &f,
                               const std::map<const StmtNode *, VarSet> &reads,
                               const VarSet &neededAtEntry, Summaries &summaries,
                               const InverseUpdates &inverses = {},
-                              const Reloads &reloads = {});
+                              const Reloads &reloads = {},
+                              const std::map<const StmtNode *, std::vector<const Var *>>
+                                  &rowsInPlace = {});
 
 } // namespace cgp
 

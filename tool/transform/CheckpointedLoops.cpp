@@ -34,6 +34,7 @@
 #include "transform/Sweeps.h"
 
 #include "analysis/Liveness.h"
+#include "analysis/RowWrites.h"
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
@@ -251,6 +252,7 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   }
   const VarSet &live = liveAtLoops_[s.get()];
   std::vector<Var *> vars;
+  std::vector<const Var *> inPlace;
   for (const Var *v : written) {
     if (v == index)
       continue;
@@ -267,17 +269,43 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
         why = "it changes the size of the std::vector '" + sourceName(*v) + "'";
         return false;
       }
+    } else if (v->isPointer() && v->origin == Var::Param) {
+      // The caller's buffer: left in place, not in the state, when the
+      // loop fills it a row per iteration from rows written before (a
+      // trajectory), so that replays find there what the first run found.
+      if (options_.device || writtenByCall.count(v)) {
+        why = "it writes the caller's memory ('" + sourceName(*v) + "'), which snapshots do not hold";
+        return false;
+      }
+      if (!writesRowsOnce(f_, s, v, taped.count(v) > 0, why))
+        return false;
+      inPlace.push_back(v);
+      continue;
     } else if (v->isPointer() || v->origin == Var::Global) {
-      why = v->origin == Var::Param
-                ? "it writes the caller's memory ('" + sourceName(*v) + "'), which snapshots do not hold"
-                : "it writes memory outside the kernel ('" + sourceName(*v) + "')";
+      why = "it writes memory outside the kernel ('" + sourceName(*v) + "')";
       return false;
     }
     vars.push_back(const_cast<Var *>(v));
   }
   std::sort(vars.begin(), vars.end(), VarLess());
   state = vars;
+  if (inPlace.empty())
+    rowsInPlace_.erase(s.get());
+  else
+    rowsInPlace_[s.get()] = inPlace;
   return true;
+}
+
+std::string SweepBuilder::stateText(const StmtRef &s, const std::vector<Var *> &state,
+                                    bool asWritten) const {
+  std::string text = state.empty() ? "nothing" : cgp::stateNames(state, asWritten);
+  auto rows = rowsInPlace_.find(s.get());
+  if (rows == rowsInPlace_.end())
+    return text;
+  std::string buffers;
+  for (const Var *v : rows->second)
+    buffers += (buffers.empty() ? "" : ", ") + (asWritten ? sourceName(*v) : v->name);
+  return text + "; the rows it writes of " + buffers + " stay in place";
 }
 
 std::map<const StmtNode *, double> SweepBuilder::loopSnapshotBytes() const {
@@ -354,7 +382,7 @@ void SweepBuilder::loopBytes(const StmtRef &s, const std::vector<Var *> &state, 
   // iteration, and of what the rest of the kernel pushes after the loop.
   Frequencies freq = estimateFrequencies(f_, profileOf(options_.profile.get(), f_));
   stateBytes = snapshotBytes(state);
-  stateNames = cgp::stateNames(state);
+  stateNames = stateText(s, state, /*asWritten=*/false);
   // Estimates when compiling; with a budget in force the run measures one
   // taped iteration instead.
   double perIteration = std::max(freq.of(s->body.get()), 1.0);
@@ -532,8 +560,15 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
         tapedOrCalled.insert(n->kind == StmtKind::Assign ? n->lhs->var : n->var);
       collectWrites(n, sums_, unused, tapedOrCalled);
     });
+    // The caller's rows left in place need nothing kept: the reverse of
+    // an iteration puts back only the row it wrote, which no other reads.
+    auto rows = rowsInPlace_.find(s.get());
+    auto inPlace = [&](const Var *v) {
+      return rows != rowsInPlace_.end() &&
+             std::find(rows->second.begin(), rows->second.end(), v) != rows->second.end();
+    };
     for (const Var *v : tapedOrCalled)
-      if (v != i && std::find(state.begin(), state.end(), v) == state.end())
+      if (v != i && std::find(state.begin(), state.end(), v) == state.end() && !inPlace(v))
         kept.push_back(const_cast<Var *>(v));
     std::sort(kept.begin(), kept.end(), VarLess());
   }

@@ -75,7 +75,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   loopBytes(s, state, stateBytes, stateNames, iterationBytes, afterBytes, laterLoopsBytes);
   loopChoices_[s.get()] = {"tape every iteration without a memory budget in force, else online "
                            "checkpointing of its state",
-                           "chosen at run time; state: " + cgp::stateNames(state, /*asWritten=*/true)};
+                           "chosen at run time; state: " + stateText(s, state, /*asWritten=*/true)};
 
   Var *checkpoints = newRuntimeObject(m, name + "_checkpoints",
                                        "thread_local cgp::rt::LoopCheckpoints");

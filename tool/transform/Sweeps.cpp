@@ -10,6 +10,7 @@
 #include "transform/Sweeps.h"
 
 #include "analysis/ReplayableConditions.h"
+#include "analysis/RowWrites.h"
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
@@ -191,7 +192,13 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
             reads_[s.get()].insert(v);
       }
     });
-  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_);
+  // Caller's buffers that a loop fills a row per iteration keep no old
+  // values (not under store-all; not on the device, where other threads
+  // share the buffers).
+  const std::map<const StmtNode *, std::vector<const Var *>> rowsInPlace =
+      options_.storeAll || options_.device || !f_.isKernel ? decltype(rowsInPlace)()
+                                                           : rowsFilledInPlace(f_);
+  tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_, rowsInPlace);
   snapshotBytes_ = loopSnapshotBytes();
   plan = planValues(f_, reads_, tbr, options_, sums_, snapshotBytes_);
   for (size_t index : plan.recomputeOrder) {
@@ -216,7 +223,7 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
   }
   const bool replayInputs = addReplayInputs();
   if (!plan.recomputeOrder.empty() || replayInputs)
-    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_);
+    tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_, rowsInPlace);
   Sweeps all = sweep(f_.body);
   forward = std::move(all.fwd);
   reverse = std::move(all.rev);
@@ -724,7 +731,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                 "time) pays for running " + share + " of its iterations again; chosen by each "
                 "thread, for the trip count it meets, when that holds less than its whole tape "
                 "and that tape is over " + std::to_string(kDeviceLocalTapeBytes) +
-                " bytes; state: " + stateNames(state, /*asWritten=*/true)
+                " bytes; state: " + stateText(s, state, /*asWritten=*/true)
               : "no --memory-budget: the plan's replay allowance (a fifth of the primal's time) "
                 "pays for running " + share + " of its iterations again, since it holds " +
                     shareText(decision->tapeShare) + " of the tape (running it again frees " +
@@ -734,7 +741,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                        "chosen at run time, at each run, for "
                                      : "; chosen at run time, for ") +
                     "the trip count met, when that holds less than its whole tape (under "
-                    "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateNames(state, /*asWritten=*/true)};
+                    "CGP_MEMORY_BUDGET, binomial checkpointing); state: " + stateText(s, state, /*asWritten=*/true)};
       innerPlans_ = true;
       replaying_.insert(s.get());
       return sweepCheckpointedLoop(s, inner, state, false, nullptr, replayShare);
@@ -743,7 +750,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
       // Without --memory-budget the loop is taped; the code that could
       // checkpoint it costs compilers (GCC) speed in the loops around it.
       std::string why = "no --memory-budget; with one, snapshots of its state (" +
-                        stateNames(state, /*asWritten=*/true) + ") could replace the tape at run time";
+                        stateText(s, state, /*asWritten=*/true) + ") could replace the tape at run time";
       if (decision && decision->tapeShare > 0 && !decision->replayPays)
         why += "; without, running its first iterations again would cost more time than the "
                "tape they free is worth (it holds " + shareText(decision->tapeShare) +
@@ -766,7 +773,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepLoop(const StmtRef &s) {
                                                   "tapes them as they come after a run that "
                                                   "fitted in half the room"
                                                 : "") +
-                                   "; state: " + stateNames(state, /*asWritten=*/true)};
+                                   "; state: " + stateText(s, state, /*asWritten=*/true)};
       innerPlans_ = true;
       return sweepCheckpointedLoop(s, inner, state, plansInside, outerSite);
     }

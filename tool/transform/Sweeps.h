@@ -194,6 +194,13 @@ private:
   static constexpr std::size_t kPlannedLevels = 3;
   std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
+  /// loop -> the caller's buffers it fills a row per iteration, which stay
+  /// in place instead of being part of its state (analysis/RowWrites.h).
+  mutable std::map<const StmtNode *, std::vector<const Var *>> rowsInPlace_;
+  /// A loop's state for comments (as the code names it) or, `asWritten`,
+  /// for the plan (as the source does), with the buffers left in place:
+  /// "x, v", "nothing; the rows it writes of traj stay in place".
+  std::string stateText(const StmtRef &s, const std::vector<Var *> &state, bool asWritten) const;
   /// loop -> what it writes (leftToLoopsAround asks once per loop inside).
   mutable std::map<const StmtNode *, ConstVarSet> writtenByLoop_;
   /// How each loop is reversed, and why (for the plan).

@@ -26,10 +26,11 @@
 // A budget below what the loop needs at the least (one snapshot of x and v,
 // one iteration's tape, the loop's records: 48 bytes) compiles with a
 // warning at the loop; 64 KiB gives none there. inplace's loop writes the
-// caller's h, which no snapshot holds: under any budget, a warning says so.
+// caller's h[0] at every step, not a row of its own that replays could
+// leave in place, and no snapshot holds it: under any budget, a warning says so.
 // RUN: %cgpad --memory-budget=32 %s -o %t/low -- -std=c++17 2>&1 | FileCheck %s --check-prefix=LOW
 // LOW: checkpoint.cpp:[[#@LINE+15]]:3: warning: --memory-budget=32 is below what this loop needs at the least: one snapshot of its state (16 bytes), one iteration's tape (16 bytes) and 16 bytes of records, 48 bytes; its runs will use that minimum (CGP_DEBUG=1 says so)
-// LOW: checkpoint.cpp:[[#@LINE+24]]:3: warning: the loop over 't' cannot be held in --memory-budget=32: it writes the caller's memory ('h'), which snapshots do not hold; each iteration tapes 8 bytes, all kept until the reverse sweep
+// LOW: checkpoint.cpp:[[#@LINE+24]]:3: warning: the loop over 't' cannot be held in --memory-budget=32: it writes the caller's memory ('h'), which snapshots do not hold, at an index that is not a row per iteration (t * n + i, i below n); each iteration tapes 8 bytes, all kept until the reverse sweep
 // LOW: 2 warnings generated.
 // RUN: %cgpad --memory-budget=64KiB %s -o %t/ok -- -std=c++17 2>&1 | FileCheck %s --check-prefix=OK
 // OK-NOT: below what this loop needs
@@ -58,7 +59,7 @@ void inplace(double *h, int T) {
 }
 
 // CHECK-LABEL: double rollout_grad(const double *__restrict W, int T, double *__restrict d_W) {
-// CHECK: thread_local cgp::rt::LoopSite t_site = cgp::rt::LoopSite(46);
+// CHECK: thread_local cgp::rt::LoopSite t_site = cgp::rt::LoopSite(47);
 // CHECK-NEXT: thread_local cgp::rt::LoopCheckpoints t_checkpoints;
 // CHECK: // loop over t: at run time, tape every iteration if that fits the memory budget, else keep
 // CHECK-NEXT: // snapshots of its state (x, v) on a binomial schedule
