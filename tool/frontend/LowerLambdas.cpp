@@ -37,8 +37,9 @@ namespace cgp {
 namespace {
 
 /// How one occurrence of a variable is used: its value read (through members
-/// and elements too), assigned (`a = ...`, `a[i] += ...`, `++a`), or let out
-/// (a reference or pointer bound to it, a call taking it, a member call).
+/// and elements too, or passed to a `const T&` parameter), assigned (`a = ...`,
+/// `a[i] += ...`, `++a`), or let out (a reference or pointer bound to it, a
+/// call taking it otherwise, a member call).
 enum class Use { Read, Assigned, Escapes };
 
 Use classify(const clang::Stmt *ref, const std::vector<const clang::Stmt *> &parents) {
@@ -73,6 +74,18 @@ Use classify(const clang::Stmt *ref, const std::vector<const clang::Stmt *> &par
     return Use::Assigned;
   if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(p); uo && uo->isIncrementDecrementOp())
     return Use::Assigned;
+  // An argument of a function that takes it by const reference
+  // (`std::min(a, t)`) is read.
+  if (const auto *call = llvm::dyn_cast<clang::CallExpr>(p);
+      call && !llvm::isa<clang::CXXOperatorCallExpr>(call) &&
+      !llvm::isa<clang::CXXMemberCallExpr>(call))
+    if (const clang::FunctionDecl *callee = call->getDirectCallee())
+      for (unsigned i = 0; i < call->getNumArgs() && i < callee->getNumParams(); ++i)
+        if (call->getArg(i) == child) {
+          clang::QualType t = callee->getParamDecl(i)->getType();
+          if (t->isReferenceType() && t.getNonReferenceType().isConstQualified())
+            return Use::Read;
+        }
   return Use::Escapes;
 }
 
