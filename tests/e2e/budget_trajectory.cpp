@@ -4,8 +4,9 @@
 // what its first run found, and writes what is there already), so the
 // loops keep snapshots of their local state only and run steps again
 // instead of taping them all. Rows of n elements (`traj[t * n + i]`), of
-// one (`x[t + 1]`), of two with constant columns (`y[2 * t + 1]`), and a
-// loop that runs downwards (`v[t]` from `v[t + 1]`). check-strategies runs
+// one (`x[t + 1]`), of two with constant columns (`y[2 * t + 1]`), a loop
+// that runs downwards (`v[t]` from `v[t + 1]`), row offsets held in locals
+// (rows of two parts: `base + n + i`) and local pointers to rows. check-strategies runs
 // each under 2 KiB, 64 KiB and 1 MiB and under a half and an eighth of
 // store-all's peak, and requires the same bits and a peak within the budget.
 //
@@ -91,6 +92,44 @@ double backward(const double *r, double *v, int n, int steps) {
   return s;
 }
 
+// Row offsets in locals: a constant of the kernel (`row = 2 * n`), integers
+// of the step (`base = t * row`), rows of two parts (positions, then
+// velocities: `base + n + i`), the row read whole after the loop that set
+// both parts.
+// CHECK-LABEL: double rows_grad(
+// CHECK: // snapshots of its state (g; the rows it writes of traj stay in place) on a binomial
+CGP_GRAD(p, traj)
+double rows(const double *p, double *traj, int n, int steps) {
+  const int row = 2 * n;
+  double g = 0;
+  for (int t = 1; t <= steps; ++t) {
+    const int base = t * row, prev = base - row;
+    for (int i = 0; i < n; ++i) {
+      double x = traj[prev + i], v = traj[prev + n + i];
+      traj[base + n + i] = v - 0.01 * p[0] * std::sin(x) - 0.01 * p[1] * v;
+      traj[base + i] = x + 0.01 * traj[base + n + i];
+    }
+    g = std::sin(g) + traj[base + n];
+  }
+  return g + traj[steps * row];
+}
+
+// Local pointers to the row before and the row being written.
+// CHECK-LABEL: double pointers_grad(
+// CHECK: // snapshots of its state (g; the rows it writes of traj stay in place) on a binomial
+CGP_GRAD(p, traj)
+double pointers(const double *p, double *traj, int n, int steps) {
+  double g = 0;
+  for (int t = 1; t <= steps; ++t) {
+    const double *before = traj + (t - 1) * n;
+    double *now = traj + t * n;
+    for (int i = 0; i < n; ++i)
+      now[i] = before[i] + 0.01 * std::cos(p[0] * before[(i + 1) % n]);
+    g = std::sin(g) + now[0] * now[n - 1];
+  }
+  return g;
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -141,6 +180,22 @@ int main() {
     std::vector<double>& v = c.inout("v", n * 121, -0.5, 0.5);
     c.primal([&] { return backward(r.data(), v.data(), n, 120); });
     c.grad([&](cgp_test::Grads& d) { return backward_grad(r.data(), v.data(), n, 120, d.f64("r"), d.f64("v")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("rows (offsets in locals, rows of two parts, 100 steps)");
+    std::vector<double>& p = c.in("p", 2, 0.5, 1.5);
+    std::vector<double>& traj = c.inout("traj", 2 * n * 101, -0.5, 0.5);
+    c.primal([&] { return rows(p.data(), traj.data(), n, 100); });
+    c.grad([&](cgp_test::Grads& d) { return rows_grad(p.data(), traj.data(), n, 100, d.f64("p"), d.f64("traj")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("pointers (local pointers to rows, 120 steps)");
+    std::vector<double>& p = c.in("p", 1, 0.5, 1.5);
+    std::vector<double>& traj = c.inout("traj", n * 121, -0.5, 0.5);
+    c.primal([&] { return pointers(p.data(), traj.data(), n, 120); });
+    c.grad([&](cgp_test::Grads& d) { return pointers_grad(p.data(), traj.data(), n, 120, d.f64("p"), d.f64("traj")); });
     c.run();
   }
   return cgp_test::finish();

@@ -32,7 +32,11 @@ void addTo(Polynomial &sum, const Monomial &m, int64_t coefficient) {
     sum.erase(m);
 }
 
-std::optional<Polynomial> polynomialOf(const ExprRef &e) {
+/// Integer variables whose value at the places asked about is known as a
+/// polynomial (assigned once, from a polynomial, before those places).
+using Defs = std::map<const Var *, Polynomial, VarLess>;
+
+std::optional<Polynomial> polynomialOf(const ExprRef &e, const Defs &defs) {
   if (std::optional<int64_t> known = knownInteger(e)) {
     Polynomial p;
     addTo(p, {}, *known);
@@ -42,13 +46,15 @@ std::optional<Polynomial> polynomialOf(const ExprRef &e) {
   case ExprKind::VarRef:
     if (!e->var->isScalar() || !e->var->elem.isIntegral())
       return std::nullopt;
+    if (auto def = defs.find(e->var); def != defs.end())
+      return def->second;
     return Polynomial{{{e->var}, 1}};
   case ExprKind::Cast:
     if (e->type.kind != ScalarType::Integer || e->operands[0]->type.kind != ScalarType::Integer)
       return std::nullopt;
-    return polynomialOf(e->operands[0]);
+    return polynomialOf(e->operands[0], defs);
   case ExprKind::Unary: {
-    std::optional<Polynomial> a = polynomialOf(e->operands[0]);
+    std::optional<Polynomial> a = polynomialOf(e->operands[0], defs);
     if (!a || (e->unaryOp != UnaryOp::Neg && e->unaryOp != UnaryOp::Plus))
       return std::nullopt;
     if (e->unaryOp == UnaryOp::Neg)
@@ -60,8 +66,8 @@ std::optional<Polynomial> polynomialOf(const ExprRef &e) {
     const BinaryOp op = e->binaryOp;
     if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul)
       return std::nullopt;
-    std::optional<Polynomial> a = polynomialOf(e->operands[0]);
-    std::optional<Polynomial> b = a ? polynomialOf(e->operands[1]) : std::nullopt;
+    std::optional<Polynomial> a = polynomialOf(e->operands[0], defs);
+    std::optional<Polynomial> b = a ? polynomialOf(e->operands[1], defs) : std::nullopt;
     if (!b)
       return std::nullopt;
     Polynomial out;
@@ -93,6 +99,10 @@ int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0
 struct Row {
   Polynomial stride;
   int64_t offset = 0;
+  /// In rows of a * n elements, the part of n elements the column lies in
+  /// (`t * 2n + n + i`: part 1), when the column is a loop's index below n;
+  /// -1 otherwise.
+  int64_t part = -1;
 };
 
 /// The loops inside the one analysed that run an index from 0 while below
@@ -101,10 +111,15 @@ using Columns = std::map<const Var *, Polynomial, VarLess>;
 
 class RowFinder {
 public:
-  RowFinder(const StmtRef &loop, const Var *buffer) : loop_(loop), buffer_(buffer) {
+  RowFinder(const StmtRef &loop, const Var *buffer, Defs before)
+      : loop_(loop), buffer_(buffer), defs_(std::move(before)) {
     std::set<const Var *> written;
-    collectWrittenVars(loop->body, written);
+    collectWrittenVars(loop->body, written, /*opaqueCalls=*/true);
     changed_.insert(written.begin(), written.end());
+    forEachStmt(loop->body, [&](const StmtRef &n) {
+      if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
+        ++assignments_[n->lhs->var];
+    });
   }
 
   /// Collects the loop body's reads and writes of the buffer; false (with
@@ -140,7 +155,7 @@ private:
           break;
         }
       }
-    std::optional<Polynomial> p = polynomialOf(rowPart);
+    std::optional<Polynomial> p = polynomialOf(rowPart, defs_);
     if (!p) {
       fail("at an index that is not a sum of products of integers");
       return std::nullopt;
@@ -181,13 +196,22 @@ private:
       return std::nullopt;
     }
     int64_t constant = 0; // in elements
+    // Rows of a * n elements may hold a parts of n (positions, then
+    // velocities): `t * 2n + n + i` is column n + i, i below n, of row t.
+    int64_t part = 0;
+    bool partColumn = false;
+    const Polynomial partSize{{strideFactor, 1}};
     for (const auto &[m, c] : *p) {
       if (std::count(m.begin(), m.end(), t))
         continue;
       if (m.empty()) {
         constant += c;
-      } else if (m == strideFactor && c % coefficient == 0) {
-        row.offset += c / coefficient;
+      } else if (m == strideFactor) {
+        row.offset += floorDiv(c, coefficient);
+        part = c - coefficient * floorDiv(c, coefficient);
+      } else if (m.size() == 1 && c == 1 && !column && coefficient > 1 &&
+                 !strideFactor.empty() && columns.count(m[0]) && columns.at(m[0]) == partSize) {
+        column = partColumn = true;
       } else if (m.size() == 1 && (c == 1 || c == -1) && !column && columns.count(m[0]) &&
                  columns.at(m[0]) == row.stride) {
         // `i`, or `-i` read as the column `S - 1 - i` of the row before.
@@ -201,6 +225,15 @@ private:
         return std::nullopt;
       }
     }
+    // A part's first element (`base + n`) lies in the row too where rows
+    // are written at all (n >= 1); a write needs its column, as below, and
+    // a column below the whole row's length would pass its end.
+    if (part != 0 && !partColumn && (write || column)) {
+      fail(kNotARow);
+      return std::nullopt;
+    }
+    if (partColumn)
+      row.part = part;
     // What is left of the constant: with a column, whole rows only; in
     // rows of a constant size without one, a row and a column; in rows of
     // a * n elements (n >= 1 where anything is written), -k for k <= a is
@@ -232,8 +265,8 @@ private:
   /// of columns and constants, none negative, with a column among them (a
   /// column `i < n` says the stride n is above 0).
   bool belowStride(const ExprRef &remainder, const Polynomial &stride, const Columns &columns) {
-    std::optional<Polynomial> a = polynomialOf(remainder->operands[0]);
-    std::optional<Polynomial> b = polynomialOf(remainder->operands[1]);
+    std::optional<Polynomial> a = polynomialOf(remainder->operands[0], defs_);
+    std::optional<Polynomial> b = polynomialOf(remainder->operands[1], defs_);
     if (!a || !b || *b != stride)
       return false;
     bool hasColumn = false;
@@ -282,7 +315,7 @@ private:
         s->value->operands[0]->kind != ExprKind::VarRef ||
         s->value->operands[0]->var != s->counted.index)
       return false;
-    std::optional<Polynomial> bound = polynomialOf(s->value->operands[1]);
+    std::optional<Polynomial> bound = polynomialOf(s->value->operands[1], defs_);
     if (!bound)
       return false;
     for (const auto &[m, c] : *bound)
@@ -314,6 +347,8 @@ private:
     const size_t setBefore = setEarlier_.size(), rowsBefore = rowsSetEarlier_.size();
     for (const StmtRef &c : s->stmts) {
       visit(c, columns);
+      if (s == loop_->body)
+        define(c);
       if (c->kind == StmtKind::Assign && c->assignOp == AssignOp::Set && c->lhs->var == buffer_)
         setEarlier_.push_back(c->lhs);
       if (std::optional<Row> row = rowSetWhole(c, columns))
@@ -344,7 +379,8 @@ private:
     });
     if (leaves || !addColumn(loop, columns))
       return std::nullopt;
-    std::optional<Row> whole;
+    std::optional<Row> whole, someParts;
+    std::set<int64_t> parts;
     const std::string failedBefore = why_;
     for (const StmtRef &c : loop->body->stmts) {
       if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set || c->lhs->var != buffer_)
@@ -352,17 +388,48 @@ private:
       const ExprRef &index = c->lhs->operands[0];
       bool columnIsIndex = c->lhs->operands.size() == 1 && index->kind == ExprKind::Binary &&
                            index->binaryOp == BinaryOp::Add;
-      std::optional<Polynomial> p = columnIsIndex ? polynomialOf(index) : std::nullopt;
+      std::optional<Polynomial> p = columnIsIndex ? polynomialOf(index, defs_) : std::nullopt;
       // The column is the loop's index itself, once.
       if (!p || !p->count({loop->counted.index}) || p->at({loop->counted.index}) != 1)
         continue;
       std::optional<Row> row = rowOf(c->lhs->operands, columns, /*write=*/true);
-      if (row && columns.at(loop->counted.index) == row->stride)
+      if (row && columns.at(loop->counted.index) == row->stride) {
         whole = row;
+      } else if (row && row->part >= 0 &&
+                 (!someParts || (someParts->stride == row->stride &&
+                                 someParts->offset == row->offset))) {
+        someParts = row;
+        parts.insert(row->part);
+      }
+    }
+    // Every part of the row set (positions and velocities) sets it whole.
+    if (!whole && someParts &&
+        static_cast<int64_t>(parts.size()) == someParts->stride.begin()->second) {
+      whole = someParts;
+      whole->part = -1;
     }
     why_ = failedBefore; // already said where the statements were visited
     columns.erase(loop->counted.index);
     return whole;
+  }
+
+  /// An integer the loop's body assigns once, in a statement of its own
+  /// block, from a polynomial in the loop's index and values the loop does
+  /// not change (`int base = t * n;`, a local pointer's offset `row = traj
+  /// + t * n`): the statements after it in the body see that value.
+  void define(const StmtRef &c) {
+    if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
+        c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
+        !c->lhs->var->elem.isIntegral() || assignments_[c->lhs->var] != 1)
+      return;
+    std::optional<Polynomial> p = polynomialOf(c->value, defs_);
+    if (!p)
+      return;
+    for (const auto &[m, k] : *p)
+      for (const Var *v : m)
+        if (v != loop_->counted.index && changed_.count(v))
+          return;
+    defs_[c->lhs->var] = *p;
   }
 
   /// Elements of the buffer set earlier in the blocks being visited, and
@@ -372,6 +439,8 @@ private:
 
   const StmtRef &loop_;
   const Var *buffer_;
+  Defs defs_; // integers known as polynomials where the visit is
+  std::map<const Var *, int> assignments_; // in the loop's body
   std::set<const Var *> changed_;
   std::string why_;
 };
@@ -437,6 +506,48 @@ Placement place(const StmtRef &body, const StmtRef &loop, const Var *buffer) {
   return at;
 }
 
+/// The integers known as polynomials where `loop` starts: assigned once in
+/// `f`, in a statement of the body's own block before the loop, from a
+/// polynomial of values nothing in `f` assigns (`const int row = 2 * n;`).
+Defs definedBefore(const Function &f, const StmtRef &loop) {
+  Defs defs;
+  if (!f.body || f.body->kind != StmtKind::Block)
+    return defs;
+  std::map<const Var *, int> writes;
+  forEachStmt(f.body, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
+      ++writes[n->lhs->var];
+    if (n->kind == StmtKind::Decl && n->value)
+      ++writes[n->var];
+    if (n->kind == StmtKind::For && n->counted.index)
+      writes[n->counted.index] += 2; // its step
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        if (x->kind == ExprKind::Address && x->var && x->var->isScalar())
+          writes[x->var] += 2; // passed by reference
+      });
+  });
+  for (const StmtRef &c : f.body->stmts) {
+    bool holdsLoop = false;
+    forEachStmt(c, [&](const StmtRef &n) { holdsLoop |= n == loop; });
+    if (holdsLoop)
+      break;
+    if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
+        c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
+        !c->lhs->var->elem.isIntegral() || writes[c->lhs->var] != 1)
+      continue;
+    std::optional<Polynomial> p = polynomialOf(c->value, defs);
+    bool fixed = p.has_value();
+    if (p)
+      for (const auto &[m, k] : *p)
+        for (const Var *v : m)
+          fixed &= writes[v] == 0;
+    if (fixed)
+      defs[c->lhs->var] = *p;
+  }
+  return defs;
+}
+
 } // namespace
 
 bool writesRowsOnce(const Function &f, const StmtRef &loop, const Var *buffer, bool oldValuesTaped,
@@ -462,7 +573,7 @@ bool writesRowsOnce(const Function &f, const StmtRef &loop, const Var *buffer, b
     why = held + "and the code before it reads what it overwrites";
     return false;
   }
-  RowFinder finder(loop, buffer);
+  RowFinder finder(loop, buffer, definedBefore(f, loop));
   std::string cannot;
   if (!finder.scan(cannot)) {
     why = held + cannot;

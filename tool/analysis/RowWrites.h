@@ -20,8 +20,11 @@
 // inside it and values the loop does not change, and splits it into a row
 // (the loop's index plus a constant) times a stride, plus a column below
 // the stride (a loop's index that runs from 0 below the stride, `(i + k) %
-// n`, `n - 1 - i`, `n - 1`, or a constant below a constant stride). A 2-D
-// array's first index is its row.
+// n`, `n - 1 - i`, `n - 1`, or a constant below a constant stride; in rows
+// of a * n elements, `p * n + i` for a part p below a). A 2-D array's first
+// index is its row. Integers assigned once from such polynomials stand for
+// them: before the loop (`row = 2 * n`), and at the top of its body
+// (`base = t * row`, a local pointer's offset).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_ROWWRITES_H

@@ -97,4 +97,36 @@ double unknownRows(const double *p, double *y, int m, int steps) {
     y[t * m] = std::sin(p[0] * y[(t - 1) * m]);
   return y[0];
 }
-// WARN: 5 warnings generated.
+// A column below the whole row's length, in the row's second part, would
+// pass into the row being written: refused.
+// WARN: rows-in-place.cpp:[[#@LINE+4]]:3: warning: the loop over 't' cannot be held in --memory-budget=65536: it writes the caller's memory ('traj'), which snapshots do not hold, at an index that is not a row per iteration (t * n + i, i below n);
+CGP_GRAD(p, traj)
+double pastTheRow(const double *p, double *traj, int n, int steps) {
+  double g = 0;
+  for (int t = 1; t <= steps; ++t) {
+    for (int i = 0; i < 2 * n; ++i)
+      traj[t * 2 * n + i] = std::cos(p[0] * traj[(t - 1) * 2 * n + i]) + traj[(t - 1) * 2 * n + n + i];
+    g = std::sin(g) + traj[t * 2 * n];
+  }
+  return g;
+}
+
+// Rows of two parts, positions then velocities, with their offsets in
+// locals, are held.
+// CHECK-LABEL: kernel twoParts
+// CHECK: chosen at run time; state: g; the rows it writes of traj stay in place
+CGP_GRAD(p, traj)
+double twoParts(const double *p, double *traj, int n, int steps) {
+  const int row = 2 * n;
+  double g = 0;
+  for (int t = 1; t <= steps; ++t) {
+    const int base = t * row, prev = base - row;
+    for (int i = 0; i < n; ++i) {
+      traj[base + n + i] = traj[prev + n + i] - 0.01 * std::sin(p[0] * traj[prev + i]);
+      traj[base + i] = traj[prev + i] + 0.01 * traj[base + n + i];
+    }
+    g = std::sin(g) + traj[base + n];
+  }
+  return g;
+}
+// WARN: 6 warnings generated.
