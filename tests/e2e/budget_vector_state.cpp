@@ -1,7 +1,7 @@
 // Loops whose state lives in std::vector locals, held in a memory budget:
 // a loop over time steps that updates two vector locals, one whose state is
-// a struct holding a vector member, and a while loop over a vector local of
-// structs. Their snapshots hold the vectors' elements (as many as each
+// a struct holding a vector member, a while loop over a vector local of
+// structs, and a struct local whose array members are the state. Their snapshots hold the vectors' elements (as many as each
 // holds when the loop starts), so under --memory-budget they keep a few
 // snapshots and recompute instead of taping every step; check-strategies
 // runs them under budgets of 2 KiB, 64 KiB and 1 MiB and requires the same
@@ -97,6 +97,34 @@ double settle(const double* x0, int n) {
   return s;
 }
 
+// A struct local whose array members and scalar member are the state (its
+// small arrays split into scalars).
+// CHECK-LABEL: double swing_grad(
+// CHECK: snapshots of its state (s_energy, s_x_0, s_x_1, s_x_2, s_v_0, s_v_1, s_v_2)
+struct Pendula {
+  double x[3], v[3];
+  double energy;
+};
+
+CGP_GRAD(k)
+CGP_JVP(k)
+double swing(const double* k, int steps) {
+  Pendula s;
+  for (int j = 0; j < 3; ++j) {
+    s.x[j] = 0.3 * (j + 1);
+    s.v[j] = 0.0;
+  }
+  s.energy = 0;
+  for (int t = 0; t < steps; ++t) {
+    for (int j = 0; j < 3; ++j) {
+      s.v[j] -= 0.01 * (k[j] * std::sin(s.x[j]) + 0.1 * s.v[j]);
+      s.x[j] += 0.01 * s.v[j];
+    }
+    s.energy = 0.9 * std::tanh(s.energy) + s.v[0] * s.v[0];
+  }
+  return s.energy + s.x[2];
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -123,6 +151,14 @@ int main() {
     c.primal([&] { return settle(x.data(), 4); });
     c.grad([&](cgp_test::Grads& d) { return settle_grad(x.data(), 4, d.f64("x0")); });
     c.jvp([&](cgp_test::Tangents& t) { return settle_jvp(x.data(), 4, t.f64("x0")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("swing (a struct's array members over 400 steps)");
+    std::vector<double>& k = c.in("k", 3, 0.5, 1.5);
+    c.primal([&] { return swing(k.data(), 400); });
+    c.grad([&](cgp_test::Grads& d) { return swing_grad(k.data(), 400, d.f64("k")); });
+    c.jvp([&](cgp_test::Tangents& t) { return swing_jvp(k.data(), 400, t.f64("k")); });
     c.run();
   }
   return cgp_test::finish();
