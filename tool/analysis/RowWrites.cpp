@@ -550,60 +550,63 @@ Defs definedBefore(const Function &f, const StmtRef &loop) {
 
 } // namespace
 
-bool writesRowsOnce(const Function &f, const StmtRef &loop, const Var *buffer, bool oldValuesTaped,
-                    std::string &why) {
+bool RowFill::holds(bool oldValuesTaped, std::string &why) const {
+  why = !placed.empty() ? placed : oldValuesTaped && !readBefore.empty() ? readBefore : rows;
+  return why.empty();
+}
+
+RowFill analyzeRowFill(const Function &f, const StmtRef &loop, const Var *buffer) {
+  RowFill fill;
   const std::string held =
       "it writes the caller's memory ('" + sourceName(*buffer) + "'), which snapshots do not hold, ";
   if (loop->kind != StmtKind::For || !loop->counted.index || loop->counted.step == 0) {
-    why = held + "in a loop that is not counted";
-    return false;
+    fill.placed = held + "in a loop that is not counted";
+    return fill;
   }
   const Placement at = place(f.body, loop, buffer);
   if (!at.found || at.nested) {
-    why = held + "inside another loop";
-    return false;
+    fill.placed = held + "inside another loop";
+    return fill;
   }
   if (at.writtenAfter) {
-    why = held + "and the kernel writes it again after the loop";
-    return false;
+    fill.placed = held + "and the kernel writes it again after the loop";
+    return fill;
   }
-  if (oldValuesTaped && at.readBefore) {
-    // The reverse sweep puts back what the loop overwrote, for the code
-    // before it; a replay would put back what the first run left instead.
-    why = held + "and the code before it reads what it overwrites";
-    return false;
-  }
+  // The reverse sweep puts back what the loop overwrote, for the code
+  // before it; a replay would put back what the first run left instead.
+  if (at.readBefore)
+    fill.readBefore = held + "and the code before it reads what it overwrites";
   RowFinder finder(loop, buffer, definedBefore(f, loop));
   std::string cannot;
   if (!finder.scan(cannot)) {
-    why = held + cannot;
-    return false;
+    fill.rows = held + cannot;
+    return fill;
   }
   if (finder.writes.empty()) {
-    why = held + "through a call";
-    return false;
+    fill.rows = held + "through a call";
+    return fill;
   }
   const Row &written = finder.writes.front();
   for (const Row &w : finder.writes)
     if (w.stride != written.stride || w.offset != written.offset) {
-      why = held + "more than one row per iteration";
-      return false;
+      fill.rows = held + "more than one row per iteration";
+      return fill;
     }
   // Going up, rows below the one being written were written by earlier
   // iterations (or never); going down, rows above.
   const int64_t direction = loop->counted.step > 0 ? 1 : -1;
   for (const Row &r : finder.reads)
     if (r.stride != written.stride || (r.offset - written.offset) * direction >= 0) {
-      why = held + "and reads the row it writes or a later one";
-      return false;
+      fill.rows = held + "and reads the row it writes or a later one";
+      return fill;
     }
-  return true;
+  return fill;
 }
 
-std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const Function &f) {
-  std::map<const StmtNode *, std::vector<const Var *>> filled;
+RowFills rowFills(const Function &f) {
+  RowFills fills;
   if (!f.body)
-    return filled;
+    return fills;
   // Loops not inside another loop: the statements of the body and of the
   // blocks, ifs and switches in it.
   std::function<void(const StmtRef &)> visit = [&](const StmtRef &s) {
@@ -620,10 +623,8 @@ std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const Fun
             n->lhs->var->origin == Var::Param && n->lhs->var->isPointer())
           buffers.insert(n->lhs->var);
       });
-      std::string why;
       for (const Var *b : buffers)
-        if (writesRowsOnce(f, s, b, /*oldValuesTaped=*/false, why))
-          filled[s.get()].push_back(b);
+        fills[s.get()].emplace(b, analyzeRowFill(f, s, b));
       return;
     }
     for (const StmtRef &c : s->stmts)
@@ -635,6 +636,15 @@ std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const Fun
         visit(b);
   };
   visit(f.body);
+  return fills;
+}
+
+std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const RowFills &fills) {
+  std::map<const StmtNode *, std::vector<const Var *>> filled;
+  for (const auto &[loop, buffers] : fills)
+    for (const auto &[buffer, fill] : buffers)
+      if (fill.fillsRows())
+        filled[loop].push_back(buffer);
   return filled;
 }
 

@@ -38,27 +38,42 @@
 
 namespace cgp {
 
-/// Whether the counted loop `loop` of `f` writes the caller's buffer `buffer`
-/// a row per iteration, each row once, and reads in its iterations only rows
-/// that earlier iterations wrote or that it never writes (or an element the
-/// same iteration set before, in the same block), with nothing in `f`
-/// writing `buffer` after the loop; then a replay of any of its iterations
-/// finds in `buffer` what the first run found. The loop must not be inside
-/// another loop. With `oldValuesTaped` (the forward sweep tapes what the
-/// loop overwrites, and the reverse sweep puts it back), nothing before the
-/// loop may read `buffer` either: a replay would tape and put back what the
-/// first run left there, not what that code read. When not, `why` says what
-/// stands in the way, in one line.
-bool writesRowsOnce(const Function &f, const StmtRef &loop, const Var *buffer, bool oldValuesTaped,
-                    std::string &why);
+/// What stands in the way of a counted loop filling a caller's buffer a row
+/// per iteration, each row once, reading in its iterations only rows that
+/// earlier iterations wrote or that it never writes (or an element the same
+/// iteration set before, in the same block), with nothing in its function
+/// writing the buffer after the loop; then a replay of any of its
+/// iterations finds in the buffer what the first run found. Each reason is
+/// one line for the build-time warning; empty where nothing stands in the
+/// way.
+struct RowFill {
+  std::string placed;     // where the loop is: not counted, nested, written after
+  std::string rows;       // its accesses are not a row per iteration read before
+  std::string readBefore; // code before the loop reads the buffer
+  /// The loop fills the buffer a row per iteration.
+  bool fillsRows() const { return placed.empty() && rows.empty(); }
+  /// Whether the buffer may stay in place when the loop replays: it fills
+  /// rows, and, with `oldValuesTaped` (the forward sweep tapes what the loop
+  /// overwrites and the reverse sweep puts it back), nothing before the loop
+  /// reads the buffer either, since a replay would tape and put back what
+  /// the first run left there, not what that code read. Else `why`.
+  bool holds(bool oldValuesTaped, std::string &why) const;
+};
 
-/// The loops of `f`'s body that fill caller's buffers a row per iteration,
-/// as writesRowsOnce says (the buffer's old values not taped), each with
+/// The analysis of `loop` of `f` for `buffer`.
+RowFill analyzeRowFill(const Function &f, const StmtRef &loop, const Var *buffer);
+
+/// For each counted loop of `f`'s body that is not inside another loop, the
+/// analysis of each caller's buffer it assigns elements of.
+using RowFills = std::map<const StmtNode *, std::map<const Var *, RowFill, VarLess>>;
+RowFills rowFills(const Function &f);
+
+/// Of `fills`, the loops that fill buffers a row per iteration, each with
 /// those buffers. To-be-recorded analysis tapes no old value of such a
 /// buffer when nothing before the loop needs it: what the reverse sweep of
 /// an iteration reads there (rows written before, the row it wrote) is
 /// still there when it runs, since nothing writes those rows again.
-std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const Function &f);
+std::map<const StmtNode *, std::vector<const Var *>> rowsFilledInPlace(const RowFills &fills);
 
 } // namespace cgp
 

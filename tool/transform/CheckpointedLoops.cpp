@@ -277,7 +277,11 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
         why = "it writes the caller's memory ('" + sourceName(*v) + "'), which snapshots do not hold";
         return false;
       }
-      if (!writesRowsOnce(f_, s, v, taped.count(v) > 0, why))
+      auto analysed = rowFills_.find(s.get());
+      const RowFill fill = analysed != rowFills_.end() && analysed->second.count(v)
+                               ? analysed->second.at(v)
+                               : analyzeRowFill(f_, s, v); // a loop inside another, say
+      if (!fill.holds(taped.count(v) > 0, why))
         return false;
       inPlace.push_back(v);
       continue;

@@ -194,10 +194,11 @@ bool SweepBuilder::build(const VarSet &neededAtEntry, const VarSet &logged) {
     });
   // Caller's buffers that a loop fills a row per iteration keep no old
   // values (not under store-all; not on the device, where other threads
-  // share the buffers).
+  // share the buffers), and stay in place when it replays.
+  if (!options_.storeAll && !options_.device && f_.isKernel)
+    rowFills_ = rowFills(f_);
   const std::map<const StmtNode *, std::vector<const Var *>> rowsInPlace =
-      options_.storeAll || options_.device || !f_.isKernel ? decltype(rowsInPlace)()
-                                                           : rowsFilledInPlace(f_);
+      rowsFilledInPlace(rowFills_);
   tbr = analyzeToBeRecorded(f_, reads_, neededAtEntry, sums_, inverses, reloads_, rowsInPlace);
   snapshotBytes_ = loopSnapshotBytes();
   plan = planValues(f_, reads_, tbr, options_, sums_, snapshotBytes_);

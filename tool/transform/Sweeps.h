@@ -13,6 +13,7 @@
 #define CGP_TRANSFORM_SWEEPS_H
 
 #include "analysis/Activity.h"
+#include "analysis/RowWrites.h"
 #include "analysis/ToBeRecorded.h"
 #include "planner/Planner.h"
 #include "transform/Derivatives.h"
@@ -194,6 +195,10 @@ private:
   static constexpr std::size_t kPlannedLevels = 3;
   std::map<const StmtNode *, Var *> sites_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
+  /// The caller's buffers the loops not inside others write, each analysed
+  /// once (analysis/RowWrites.h); for kernels, not on the device nor under
+  /// store-all.
+  RowFills rowFills_;
   /// loop -> the caller's buffers it fills a row per iteration, which stay
   /// in place instead of being part of its state (analysis/RowWrites.h).
   mutable std::map<const StmtNode *, std::vector<const Var *>> rowsInPlace_;
