@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """run.py [--prefix P] [--runs N] [--processes K] [--write-docs]: the planner benchmark.
 
-Builds bench/planner/{lstm,rk4,tracks,heat,orbit,trajectory}.cpp with the installed cgp-ad (prefix P,
+Builds bench/planner/{lstm,rk4,tracks,heat,orbit,trajectory,rnn}.cpp with the installed cgp-ad (prefix P,
 default build/bench-prefix, installed from build/ if missing) under
 --strategy=store-all and under the default plan, runs store-all, the default
 plan, and the default plan with CGP_MEMORY_BUDGET set to one half and to
@@ -25,7 +25,7 @@ def sh(cmd, env=None):
 
 
 # The kernels, each bench/planner/NAME.cpp.
-KERNELS = ("lstm", "rk4", "tracks", "heat", "orbit", "trajectory")
+KERNELS = ("lstm", "rk4", "tracks", "heat", "orbit", "trajectory", "rnn")
 
 
 def medians(results):
@@ -118,7 +118,10 @@ def main():
             "(`bench/planner/heat.cpp`). Orbit: four bodies whose state lives in a struct's member "
             "arrays, 5000 leapfrog steps (`bench/planner/orbit.cpp`). Trajectory: 32 coupled "
             "oscillators writing a row per step of the caller's two output buffers, 2000 steps, "
-            "the rows left in place under a budget (`bench/planner/trajectory.cpp`). The budget runs set "
+            "the rows left in place under a budget (`bench/planner/trajectory.cpp`). RNN: an Elman "
+            "network of 64 hidden units whose state is the caller's buffer, overwritten at every "
+            "one of 1000 steps, the span it overwrites held by the snapshots under a budget "
+            "(`bench/planner/rnn.cpp`). The budget runs set "
             "`CGP_MEMORY_BUDGET` to one half and to one eighth of store-all's peak tape. Each program times its "
             "own primal too; *time vs store-all* divides gradient/primal ratios, so that it "
             "compares times taken under the same load.\n\n" + table + "\n")

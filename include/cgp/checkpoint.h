@@ -75,6 +75,28 @@ private:
 /// a snapshot that does not hold them).
 enum class IterationTapes { Alike, Unevenly, UnevenlyKeepingLocals };
 
+/// The elements [first, end) of a caller's buffer that a loop overwrites
+/// in place, which its snapshots hold: generated code adds, at the loop's
+/// entry, the span each of the loop's assignments writes over all its
+/// iterations, and the union of those spans (with whatever lies between)
+/// is what a snapshot copies.
+struct ElementSpan {
+  std::int64_t first = 0, end = 0;
+  /// Widens the span to hold [low, high) (nothing if that is empty).
+  void add(std::int64_t low, std::int64_t high) {
+    if (high <= low)
+      return;
+    if (end <= first) {
+      first = low;
+      end = high;
+    } else {
+      first = low < first ? low : first;
+      end = high > end ? high : end;
+    }
+  }
+  std::size_t size() const { return end > first ? static_cast<std::size_t>(end - first) : 0; }
+};
+
 /// What one loop site (a loop in the generated code) decided last time, to
 /// count re-plans ("retraces").
 struct LoopSite {

@@ -4,7 +4,7 @@
 // code calls beginSave(slot) or beginLoad(slot) on the checkpoints object,
 // then put(v) / v = getValue<T>() / get(array) for each state variable in
 // order (putElements(v, n) / getElements(v, n) for a std::vector local's
-// elements); the object points the cursor at the slot.
+// elements, or a span of a caller's buffer); the object points the cursor at the slot.
 #ifndef CGP_SNAPSHOT_CURSOR_H
 #define CGP_SNAPSHOT_CURSOR_H
 
@@ -29,13 +29,18 @@ public:
     std::memcpy(cursor_, values, sizeof(T) * N);
     cursor_ += sizeof(T) * N;
   }
-  /// Saves the `n` elements at `values` (a std::vector local's), or reads
-  /// them back into the same storage.
+  /// Saves the `n` elements at `values` (a std::vector local's, or the
+  /// span of a caller's buffer that a loop overwrites), or reads them back
+  /// into the same storage.
   template <class T> CGP_HOST_DEVICE void putElements(const T *values, std::size_t n) {
+    if (n == 0)
+      return; // `values` may then be no valid pointer
     std::memcpy(cursor_, values, sizeof(T) * n);
     cursor_ += sizeof(T) * n;
   }
   template <class T> CGP_HOST_DEVICE void getElements(T *values, std::size_t n) {
+    if (n == 0)
+      return;
     std::memcpy(values, cursor_, sizeof(T) * n);
     cursor_ += sizeof(T) * n;
   }

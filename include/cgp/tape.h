@@ -144,6 +144,21 @@ public:
     push(static_cast<std::uint32_t>(sizeof(T)));
   }
 
+  /// keep() for the `n` elements at `first` at once (the span of a
+  /// caller's buffer that restoring a loop's snapshots overwrites).
+  template <class T> void keepElements(T *first, std::size_t n) {
+    const std::size_t most = (std::size_t(1) << 30) / sizeof(T); // a record's size is 32 bits
+    while (n > 0) {
+      const std::size_t part = n < most ? n : most;
+      pushBytes(first, sizeof(T) * part);
+      void *where = first;
+      pushBytes(&where, sizeof where);
+      push(static_cast<std::uint32_t>(sizeof(T) * part));
+      first += part;
+      n -= part;
+    }
+  }
+
   /// Puts back every value kept since the tape had `mark` bytes, latest
   /// first, and drops them from the tape.
   void replayTo(std::size_t mark);

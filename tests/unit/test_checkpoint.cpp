@@ -32,6 +32,24 @@ TEST_CASE("sizes are read with binary units", "[checkpoint]") {
   CHECK_FALSE(parseByteSize("3TiB", b));
 }
 
+TEST_CASE("an element span is the least that holds every span added", "[checkpoint]") {
+  cgp::rt::ElementSpan span;
+  CHECK(span.size() == 0);
+  span.add(5, 5); // empty: nothing
+  span.add(7, 3);
+  CHECK(span.size() == 0);
+  span.add(4, 9);
+  CHECK(span.first == 4);
+  CHECK(span.size() == 5);
+  span.add(1, 2); // below, with a gap: the span holds what lies between
+  span.add(6, 12);
+  CHECK(span.first == 1);
+  CHECK(span.end == 12);
+  CHECK(span.size() == 11);
+  span.add(-3, -3);
+  CHECK(span.first == 1);
+}
+
 TEST_CASE("loops tape every iteration when it fits, else take what fits", "[checkpoint]") {
   unsetenv("CGP_MEMORY_BUDGET");
   Tape::current().clear();

@@ -385,6 +385,27 @@ TEST_CASE("the redo tape puts back the first kept value of each slot", "[tape][r
   CHECK(redo.bytes() == mark);
 }
 
+TEST_CASE("keepElements() keeps a span at once, under keep()s of its elements", "[tape][redo]") {
+  // A loop's reverse phase keeps the span of h its snapshots restore, then
+  // restores it; a later restore of one element keeps that element too.
+  // The span's values, kept first, are what comes back.
+  Tape &redo = Tape::redo();
+  const std::size_t mark = redo.bytes();
+  double h[4] = {1.0, 2.0, 3.0, 4.0};
+  redo.keepElements(h + 1, 2);
+  h[1] = -1.0;
+  h[2] = -2.0;
+  redo.keep(h[2]);
+  h[2] = -3.0;
+  redo.keepElements(h, 0); // an empty span keeps nothing
+  redo.replayTo(mark);
+  CHECK(h[0] == 1.0);
+  CHECK(h[1] == 2.0);
+  CHECK(h[2] == 3.0);
+  CHECK(h[3] == 4.0);
+  CHECK(redo.bytes() == mark);
+}
+
 TEST_CASE("the redo tape does not count in stats()", "[tape][redo][stats]") {
   cgp::rt::resetStats();
   Tape &redo = Tape::redo();

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/RowWrites.h"
 
+#include "analysis/IndexPolynomials.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -17,81 +19,7 @@
 namespace cgp {
 namespace {
 
-/// A product of integer variables (sorted, repeats allowed); empty: 1.
-using Monomial = std::vector<const Var *>;
-/// A sum of monomials with integer coefficients (none zero).
-using Polynomial = std::map<Monomial, int64_t>;
-
-constexpr size_t kMostFactors = 4; // beyond that, an index is not understood
 constexpr const char *kNotARow = "at an index that is not a row per iteration (t * n + i, i below n)";
-
-void addTo(Polynomial &sum, const Monomial &m, int64_t coefficient) {
-  int64_t &c = sum[m];
-  c += coefficient;
-  if (c == 0)
-    sum.erase(m);
-}
-
-/// Integer variables whose value at the places asked about is known as a
-/// polynomial (assigned once, from a polynomial, before those places).
-using Defs = std::map<const Var *, Polynomial, VarLess>;
-
-std::optional<Polynomial> polynomialOf(const ExprRef &e, const Defs &defs) {
-  if (std::optional<int64_t> known = knownInteger(e)) {
-    Polynomial p;
-    addTo(p, {}, *known);
-    return p;
-  }
-  switch (e->kind) {
-  case ExprKind::VarRef:
-    if (!e->var->isScalar() || !e->var->elem.isIntegral())
-      return std::nullopt;
-    if (auto def = defs.find(e->var); def != defs.end())
-      return def->second;
-    return Polynomial{{{e->var}, 1}};
-  case ExprKind::Cast:
-    if (e->type.kind != ScalarType::Integer || e->operands[0]->type.kind != ScalarType::Integer)
-      return std::nullopt;
-    return polynomialOf(e->operands[0], defs);
-  case ExprKind::Unary: {
-    std::optional<Polynomial> a = polynomialOf(e->operands[0], defs);
-    if (!a || (e->unaryOp != UnaryOp::Neg && e->unaryOp != UnaryOp::Plus))
-      return std::nullopt;
-    if (e->unaryOp == UnaryOp::Neg)
-      for (auto &term : *a)
-        term.second = -term.second;
-    return a;
-  }
-  case ExprKind::Binary: {
-    const BinaryOp op = e->binaryOp;
-    if (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul)
-      return std::nullopt;
-    std::optional<Polynomial> a = polynomialOf(e->operands[0], defs);
-    std::optional<Polynomial> b = a ? polynomialOf(e->operands[1], defs) : std::nullopt;
-    if (!b)
-      return std::nullopt;
-    Polynomial out;
-    if (op != BinaryOp::Mul) {
-      out = *a;
-      for (const auto &[m, c] : *b)
-        addTo(out, m, op == BinaryOp::Add ? c : -c);
-      return out;
-    }
-    for (const auto &[ma, ca] : *a)
-      for (const auto &[mb, cb] : *b) {
-        Monomial m = ma;
-        m.insert(m.end(), mb.begin(), mb.end());
-        if (m.size() > kMostFactors)
-          return std::nullopt;
-        std::sort(m.begin(), m.end(), VarLess());
-        addTo(out, m, ca * cb);
-      }
-    return out;
-  }
-  default:
-    return std::nullopt;
-  }
-}
 
 int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
@@ -494,58 +422,10 @@ Placement place(const StmtRef &body, const StmtRef &loop, const Var *buffer) {
       at.readBefore |= reads(s, buffer);
     const bool isLoop =
         s->kind == StmtKind::For || s->kind == StmtKind::While || s->kind == StmtKind::DoWhile;
-    for (const StmtRef &c : s->stmts)
-      visit(c, depth + isLoop);
-    for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
-      visit(*c, depth + isLoop);
-    for (const SwitchCase &c : s->cases)
-      for (const StmtRef &b : c.body)
-        visit(b, depth + isLoop);
+    forEachChild(s, [&](const StmtRef &c) { visit(c, depth + isLoop); });
   };
   visit(body, 0);
   return at;
-}
-
-/// The integers known as polynomials where `loop` starts: assigned once in
-/// `f`, in a statement of the body's own block before the loop, from a
-/// polynomial of values nothing in `f` assigns (`const int row = 2 * n;`).
-Defs definedBefore(const Function &f, const StmtRef &loop) {
-  Defs defs;
-  if (!f.body || f.body->kind != StmtKind::Block)
-    return defs;
-  std::map<const Var *, int> writes;
-  forEachStmt(f.body, [&](const StmtRef &n) {
-    if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
-      ++writes[n->lhs->var];
-    if (n->kind == StmtKind::Decl && n->value)
-      ++writes[n->var];
-    if (n->kind == StmtKind::For && n->counted.index)
-      writes[n->counted.index] += 2; // its step
-    for (const ExprRef &e : ownExprs(n))
-      forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind == ExprKind::Address && x->var && x->var->isScalar())
-          writes[x->var] += 2; // passed by reference
-      });
-  });
-  for (const StmtRef &c : f.body->stmts) {
-    bool holdsLoop = false;
-    forEachStmt(c, [&](const StmtRef &n) { holdsLoop |= n == loop; });
-    if (holdsLoop)
-      break;
-    if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
-        c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
-        !c->lhs->var->elem.isIntegral() || writes[c->lhs->var] != 1)
-      continue;
-    std::optional<Polynomial> p = polynomialOf(c->value, defs);
-    bool fixed = p.has_value();
-    if (p)
-      for (const auto &[m, k] : *p)
-        for (const Var *v : m)
-          fixed &= writes[v] == 0;
-    if (fixed)
-      defs[c->lhs->var] = *p;
-  }
-  return defs;
 }
 
 } // namespace
@@ -627,13 +507,7 @@ RowFills rowFills(const Function &f) {
         fills[s.get()].emplace(b, analyzeRowFill(f, s, b));
       return;
     }
-    for (const StmtRef &c : s->stmts)
-      visit(c);
-    visit(s->body);
-    visit(s->elseBody);
-    for (const SwitchCase &c : s->cases)
-      for (const StmtRef &b : c.body)
-        visit(b);
+    forEachChild(s, visit);
   };
   visit(f.body);
   return fills;

@@ -110,6 +110,11 @@ struct Var {
   /// A math call's value given a variable so that the reverse sweep reads
   /// it instead of calling again (transform/NameMathFactors.h).
   bool namedFactor = false;
+  /// A loop's snapshots hold the elements of this caller's buffer that the
+  /// loop overwrites in place (analysis/WrittenSpans.h): this variable, a
+  /// cgp::rt::ElementSpan of generated code, says which ones; its `extent`
+  /// is how many when that is known when compiling (0 otherwise).
+  Var *spanOf = nullptr;
   SourcePos pos;
 
   bool isScalar() const { return shape == Scalar; }
@@ -580,6 +585,21 @@ template <class Fn> void forEachExpr(const ExprRef &e, Fn &&fn) {
   fn(e);
   for (const ExprRef &op : e->operands)
     forEachExpr(op, fn);
+}
+
+/// Calls `fn` on each statement directly inside `s`, in order: a block's
+/// statements, a loop's init, step and body, an if's arms, a switch's cases.
+template <class Fn> void forEachChild(const StmtRef &s, Fn &&fn) {
+  for (const StmtRef &c : s->stmts)
+    if (c)
+      fn(c);
+  for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
+    if (*c)
+      fn(*c);
+  for (const SwitchCase &c : s->cases)
+    for (const StmtRef &b : c.body)
+      if (b)
+        fn(b);
 }
 
 /// Calls `fn` on `s` and every nested statement, parents first.

@@ -83,7 +83,18 @@ std::vector<StmtRef> withIndex(Var *i, Var *first, int64_t by, const ExprRef &nu
   return stmts;
 }
 
+ExprRef spanStart(Var *span) {
+  return address(span->spanOf, member(span, "first", ScalarType::int64Type()));
+}
+
+ExprRef spanSize(Var *span) {
+  return method(span, "size", ScalarType{ScalarType::Integer, "std::size_t"});
+}
+
 StmtRef putState(Var *checkpoints, Var *v) {
+  if (v->spanOf) // the elements of the caller's buffer the loop overwrites
+    return eval(method(checkpoints, "putElements", ScalarType::voidType(),
+                       {spanStart(v), spanSize(v)}));
   if (v->ownsStorage) // a std::vector local: as many elements as it holds
     return eval(method(checkpoints, "putElements", ScalarType::voidType(),
                        {address(v, intLit(0)), varRef(v->sizeVar)}));
@@ -92,6 +103,9 @@ StmtRef putState(Var *checkpoints, Var *v) {
 }
 
 StmtRef getState(Var *checkpoints, Var *v) {
+  if (v->spanOf)
+    return eval(method(checkpoints, "getElements", ScalarType::voidType(),
+                       {spanStart(v), spanSize(v)}));
   if (v->ownsStorage)
     return eval(method(checkpoints, "getElements", ScalarType::voidType(),
                        {address(v, intLit(0)), varRef(v->sizeVar)}));
@@ -103,8 +117,11 @@ StmtRef getState(Var *checkpoints, Var *v) {
 double snapshotBytes(const std::vector<Var *> &state) {
   double bytes = 0;
   for (Var *v : state)
-    bytes += scalarBytes(v->elem) *
-             (v->ownsStorage ? kAssumedElements : static_cast<double>(v->elementCount()));
+    bytes += v->spanOf ? scalarBytes(v->spanOf->elem) *
+                             (v->extent > 0 ? static_cast<double>(v->extent) : kAssumedElements)
+                       : scalarBytes(v->elem) * (v->ownsStorage
+                                                     ? kAssumedElements
+                                                     : static_cast<double>(v->elementCount()));
   return bytes;
 }
 
@@ -113,12 +130,13 @@ ExprRef snapshotBytesValue(const std::vector<Var *> &state) {
   int64_t fixed = 0;
   ExprRef sized;
   for (Var *v : state) {
-    int64_t each = static_cast<int64_t>(scalarBytes(v->elem));
-    if (!v->ownsStorage) {
+    int64_t each = static_cast<int64_t>(scalarBytes(v->spanOf ? v->spanOf->elem : v->elem));
+    if (!v->ownsStorage && !v->spanOf) {
       fixed += each * v->elementCount();
       continue;
     }
-    ExprRef bytes = binary(BinaryOp::Mul, cast(i64, varRef(v->sizeVar)), intLit(each, i64));
+    ExprRef size = v->spanOf ? spanSize(v) : varRef(v->sizeVar);
+    ExprRef bytes = binary(BinaryOp::Mul, cast(i64, size), intLit(each, i64));
     sized = sized ? binary(BinaryOp::Add, sized, bytes) : bytes;
   }
   if (!sized)

@@ -41,9 +41,14 @@ std::string shareText(double share);
 /// True if `e` calls anything or pops the tape (a replay would repeat it).
 bool hasEffectfulCall(const ExprRef &e);
 
+/// The first element of the span of a caller's buffer that `span` stands
+/// for (Var::spanOf), and how many there are.
+ExprRef spanStart(Var *span);
+ExprRef spanSize(Var *span);
+
 /// `checkpoints.put(v)` / `v = checkpoints.getValue<T>()` or
 /// `checkpoints.get(v)`: a variable of the state into or out of a snapshot
-/// (scalars by value, arrays whole).
+/// (scalars by value, arrays whole, the elements of a vector or of a span).
 StmtRef putState(Var *checkpoints, Var *v);
 StmtRef getState(Var *checkpoints, Var *v);
 

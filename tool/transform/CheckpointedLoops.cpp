@@ -35,6 +35,7 @@
 
 #include "analysis/Liveness.h"
 #include "analysis/RowWrites.h"
+#include "analysis/WrittenSpans.h"
 #include "ir/Printer.h"
 #include "planner/CostModel.h"
 #include "transform/CheckpointCode.h"
@@ -111,7 +112,7 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     why = "its bound calls a function";
     return false;
   }
-  return loopState(s, index, {bound}, state, why);
+  return loopState(s, index, {bound}, /*spans=*/true, state, why);
 }
 
 /// Adds what statement `n` itself writes to `written`: what it assigns or
@@ -146,13 +147,7 @@ template <class Fn> static void forEachLoop(const StmtRef &s, const StmtRef &aro
   if (loop)
     fn(s, around);
   const StmtRef &inner = loop ? s : around;
-  for (const StmtRef &c : s->stmts)
-    forEachLoop(c, inner, fn);
-  for (const StmtRef *c : {&s->init, &s->step, &s->body, &s->elseBody})
-    forEachLoop(*c, inner, fn);
-  for (const SwitchCase &c : s->cases)
-    for (const StmtRef &b : c.body)
-      forEachLoop(b, inner, fn);
+  forEachChild(s, [&](const StmtRef &c) { forEachLoop(c, inner, fn); });
 }
 
 bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around,
@@ -180,8 +175,8 @@ bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around,
 }
 
 bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
-                             const std::vector<ExprRef> &fixed, std::vector<Var *> &state,
-                             std::string &why) const {
+                             const std::vector<ExprRef> &fixed, bool spans,
+                             std::vector<Var *> &state, std::string &why) const {
   // What the body (and the step) writes: assignments, and what its calls
   // write through the pointers they are given (per the callee's summary).
   ConstVarSet written, writtenByCall, taped;
@@ -281,9 +276,20 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
       const RowFill fill = analysed != rowFills_.end() && analysed->second.count(v)
                                ? analysed->second.at(v)
                                : analyzeRowFill(f_, s, v); // a loop inside another, say
-      if (!fill.holds(taped.count(v) > 0, why))
+      std::string rowsWhy;
+      if (fill.holds(taped.count(v) > 0, rowsWhy)) {
+        inPlace.push_back(v);
+        continue;
+      }
+      // Else snapshots hold the elements it overwrites, if they are known
+      // at the loop's entry (an update in place: `h[i]` at every step).
+      std::string spanWhy;
+      Var *span = spans ? spanVar(s, v, spanWhy) : nullptr;
+      if (!span) {
+        why = spanWhy.empty() ? rowsWhy : spanWhy;
         return false;
-      inPlace.push_back(v);
+      }
+      vars.push_back(span);
       continue;
     } else if (v->isPointer() || v->origin == Var::Global) {
       why = "it writes memory outside the kernel ('" + sourceName(*v) + "')";
@@ -298,6 +304,131 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   else
     rowsInPlace_[s.get()] = inPlace;
   return true;
+}
+
+/// The constant of `p`, if it is one.
+static std::optional<int64_t> constantOf(const Polynomial &p) {
+  if (p.empty())
+    return 0;
+  if (p.size() == 1 && p.begin()->first.empty())
+    return p.begin()->second;
+  return std::nullopt;
+}
+
+/// How many elements `span` holds, when every index and range in it is a
+/// constant; 0 otherwise.
+static int64_t knownSpanLength(const WrittenSpan &span) {
+  std::optional<int64_t> first, end;
+  for (const SpanWrite &w : span.writes) {
+    std::optional<int64_t> low = constantOf(w.base), high = low;
+    for (const SpanLoop &l : w.loops) {
+      std::optional<int64_t> c = constantOf(l.coefficient), lowest = constantOf(l.lowest),
+                             highest = constantOf(l.highest);
+      if (!c || !lowest || !highest || !low || *highest < *lowest)
+        return 0;
+      *low += std::min(*c * *lowest, *c * *highest);
+      *high += std::max(*c * *lowest, *c * *highest);
+    }
+    if (!low)
+      return 0;
+    first = first ? std::min(*first, *low) : *low;
+    end = end ? std::max(*end, *high + 1) : *high + 1;
+  }
+  return first ? *end - *first : 0;
+}
+
+Var *SweepBuilder::spanVar(const StmtRef &s, const Var *buffer, std::string &why) const {
+  auto [at, fresh] = spans_.try_emplace({s.get(), buffer});
+  auto &[span, var] = at->second;
+  if (fresh) {
+    span = analyzeWrittenSpan(f_, s, buffer);
+    if (span.why.empty()) {
+      var = newRuntimeObject(adj_.module(), buffer->name + "_span", "cgp::rt::ElementSpan");
+      var->spanOf = const_cast<Var *>(buffer);
+      var->spelling = "the elements of " + sourceName(*buffer) + " it overwrites";
+      var->extent = knownSpanLength(span);
+    }
+  }
+  // An index that moves with the loop's is a row per iteration or nothing
+  // understood: RowWrites.h says why better.
+  if (!var && !span.movesWithLoop)
+    why = "it writes the caller's memory ('" + sourceName(*buffer) + "') " + span.why;
+  return var;
+}
+
+std::vector<StmtRef> SweepBuilder::spanCode(const StmtRef &s,
+                                            const std::vector<Var *> &state) const {
+  std::vector<StmtRef> code;
+  const ScalarType i64 = ScalarType::int64Type();
+  for (Var *var : state) {
+    if (!var->spanOf)
+      continue;
+    const WrittenSpan &span = spans_.at({s.get(), var->spanOf}).first;
+    code.push_back(comment("the elements of " + var->spanOf->name +
+                           " the loop overwrites, which its snapshots hold"));
+    code.push_back(decl(var));
+    for (const SpanWrite &w : span.writes) {
+      // Each index from its lowest to its highest value: a constant
+      // coefficient says which end gives the least element, else both ends
+      // are compared when the code runs.
+      Polynomial low = w.base, high = w.base;
+      std::vector<ExprRef> lowEnds, highEnds;
+      // It writes only when the loops around it run: a condition for each
+      // loop not known to run, unless it is the only one and its index the
+      // only one the element depends on (then the span is empty anyway).
+      std::vector<ExprRef> runs;
+      int terms = 0;
+      bool simple = true;
+      for (const SpanLoop &l : w.loops) {
+        Polynomial width = l.highest;
+        for (const auto &[m, k] : l.lowest)
+          addTo(width, m, -k);
+        std::optional<int64_t> knownWidth = constantOf(width);
+        std::optional<int64_t> c = constantOf(l.coefficient);
+        if (!l.coefficient.empty()) {
+          ++terms;
+          simple &= c.has_value();
+        }
+        if (!knownWidth || *knownWidth < 0) {
+          // highest - lowest >= 0, said as `n > 0` for `0 <= n - 1`.
+          const Monomial one;
+          const int64_t k = width.count(one) ? width.at(one) : 0;
+          width.erase(one);
+          runs.push_back(-k - 1 >= 0
+                             ? binary(BinaryOp::Gt, polynomialExpr(width), intLit(-k - 1, i64))
+                             : binary(BinaryOp::Ge, polynomialExpr(width), intLit(-k, i64)));
+          simple &= !l.coefficient.empty();
+        }
+        if (l.coefficient.empty())
+          continue;
+        if (c) {
+          for (const auto &[m, k] : product(l.coefficient, *c > 0 ? l.lowest : l.highest))
+            addTo(low, m, k);
+          for (const auto &[m, k] : product(l.coefficient, *c > 0 ? l.highest : l.lowest))
+            addTo(high, m, k);
+          continue;
+        }
+        ExprRef atLowest = polynomialExpr(product(l.coefficient, l.lowest));
+        ExprRef atHighest = polynomialExpr(product(l.coefficient, l.highest));
+        lowEnds.push_back(opaque("std::min<std::int64_t>", i64, {atLowest, atHighest}));
+        highEnds.push_back(opaque("std::max<std::int64_t>", i64, {atLowest, atHighest}));
+      }
+      if (simple && terms == 1 && runs.size() == 1)
+        runs.clear();
+      addTo(high, {}, 1);
+      ExprRef first = polynomialExpr(low), end = polynomialExpr(high);
+      for (const ExprRef &e : lowEnds)
+        first = binary(BinaryOp::Add, first, e);
+      for (const ExprRef &e : highEnds)
+        end = binary(BinaryOp::Add, end, e);
+      StmtRef add = eval(method(var, "add", ScalarType::voidType(), {first, end}));
+      ExprRef cond;
+      for (const ExprRef &r : runs)
+        cond = cond ? binary(BinaryOp::LAnd, cond, r) : r;
+      code.push_back(cond ? ifStmt(cond, block({add})) : add);
+    }
+  }
+  return code;
 }
 
 std::string SweepBuilder::stateText(const StmtRef &s, const std::vector<Var *> &state,
@@ -571,8 +702,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
       return rows != rowsInPlace_.end() &&
              std::find(rows->second.begin(), rows->second.end(), v) != rows->second.end();
     };
+    // Nor the elements of a buffer that the snapshots hold a span of.
+    auto spanned = [&](const Var *v) {
+      return std::any_of(state.begin(), state.end(), [&](const Var *x) { return x->spanOf == v; });
+    };
     for (const Var *v : tapedOrCalled)
-      if (v != i && std::find(state.begin(), state.end(), v) == state.end() && !inPlace(v))
+      if (v != i && std::find(state.begin(), state.end(), v) == state.end() && !inPlace(v) &&
+          !spanned(v))
         kept.push_back(const_cast<Var *>(v));
     std::sort(kept.begin(), kept.end(), VarLess());
   }
@@ -595,6 +731,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     plainly += "tape every iteration if that fits the memory budget, else keep snapshots of its "
                "state (" + stateNames + ") on a binomial schedule and replay iterations in the "
                "reverse sweep";
+  appendAll(out.fwd, spanCode(s, state));
   out.fwd.push_back(comment(
       "loop over " + i->name + ": " + plainly + describeBound(bound) +
       (tapesFirst ? "; the first iterations may be taped while they fit, and the rest planned "
@@ -663,6 +800,14 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
   if (loopDepth() > 0) // runs again before this run is reversed
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
+  // The spans of the caller's buffers in the state, for the reverse phase
+  // (the values they come from may change after the loop).
+  std::vector<Var *> spans;
+  for (Var *v : state)
+    if (v->spanOf) {
+      spans.push_back(v);
+      forward.push_back(push(varRef(v)));
+    }
   if (pushFirst)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(scope(forward));
@@ -674,6 +819,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(it) : start));
+  for (auto v = spans.rbegin(); v != spans.rend(); ++v) {
+    reverse.push_back(decl(*v, tapePop((*v)->elem)));
+    // Restoring snapshots overwrites what the loop left in the caller's
+    // buffer: keep it on the redo tape, which puts it back at the end.
+    reverse.push_back(eval(opaque("cgp_redo.keepElements", ScalarType::voidType(),
+                                  {spanStart(*v), spanSize(*v)})));
+  }
   reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne, kept));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +

@@ -55,7 +55,7 @@ bool SweepBuilder::canCheckpointOnline(const StmtRef &s, std::vector<Var *> &sta
     why = "it has an init statement";
     return false;
   }
-  return loopState(s, index, {}, state, why);
+  return loopState(s, index, {}, /*spans=*/false, state, why);
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweeps &inner,

@@ -59,7 +59,8 @@ bool usesRedo(const std::vector<StmtRef> &stmts, const std::set<std::string> &ke
       for (const ExprRef &e : ownExprs(n))
         forEachExpr(e, [&](const ExprRef &x) {
           if (x->kind == ExprKind::Opaque &&
-              (x->calleeName == "cgp_redo.keep" || keepers.count(x->calleeName)))
+              (x->calleeName == "cgp_redo.keep" || x->calleeName == "cgp_redo.keepElements" ||
+               keepers.count(x->calleeName)))
             found = true;
         });
     });

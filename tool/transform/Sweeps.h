@@ -14,6 +14,7 @@
 
 #include "analysis/Activity.h"
 #include "analysis/RowWrites.h"
+#include "analysis/WrittenSpans.h"
 #include "analysis/ToBeRecorded.h"
 #include "planner/Planner.h"
 #include "transform/Derivatives.h"
@@ -120,9 +121,18 @@ private:
   /// The state of loop `s` (what its body and step write that a later
   /// iteration or the code after it may read), without `index`; false if
   /// it writes memory outside the kernel, a variable `fixed` reads, or
-  /// calls a function without body for its effects.
+  /// calls a function without body for its effects. With `spans`, the
+  /// elements of a caller's buffer that it overwrites in place may be state
+  /// (spanVar; counted loops only: sweepCheckpointedLoop writes their code).
   bool loopState(const StmtRef &s, const Var *index, const std::vector<ExprRef> &fixed,
-                 std::vector<Var *> &state, std::string &why) const;
+                 bool spans, std::vector<Var *> &state, std::string &why) const;
+  /// The variable that stands in loop `s`'s state for the elements of the
+  /// caller's buffer `buffer` it overwrites in place (Var::spanOf), made on
+  /// first use; null, with `why`, when they are not known at its entry.
+  Var *spanVar(const StmtRef &s, const Var *buffer, std::string &why) const;
+  /// Code that works out, at the entry of loop `s`, the span of each
+  /// caller's buffer in `state` (its cgp::rt::ElementSpan, declared here).
+  std::vector<StmtRef> spanCode(const StmtRef &s, const std::vector<Var *> &state) const;
   /// `plansInside`: loops in its body plan their own reversal too.
   /// `outerSite`: the site of the loop around it that may plan, or null;
   /// then it plans only when that loop's plan leaves it room.
@@ -202,6 +212,11 @@ private:
   /// loop -> the caller's buffers it fills a row per iteration, which stay
   /// in place instead of being part of its state (analysis/RowWrites.h).
   mutable std::map<const StmtNode *, std::vector<const Var *>> rowsInPlace_;
+  /// (loop, caller's buffer) -> the span of it that the loop overwrites in
+  /// place (analysis/WrittenSpans.h) and the variable that stands for it
+  /// in the loop's state; a null variable where the span is not known.
+  mutable std::map<std::pair<const StmtNode *, const Var *>, std::pair<WrittenSpan, Var *>>
+      spans_;
   /// A loop's state for comments (as the code names it) or, `asWritten`,
   /// for the plan (as the source does), with the buffers left in place:
   /// "x, v", "nothing; the rows it writes of traj stay in place".
