@@ -7,8 +7,10 @@
 // (`h[i]`, i below n), a Gauss-Seidel sweep over a grid's interior
 // (`g[r * w + c]`: the rows' stride is known only at run time), a shift
 // register updated downwards with its first element apart (two spans in
-// one), a mirror (`v[n - 1 - i]`), and loops of epochs around loops of
-// steps, both planning, with the buffer read before and written after.
+// one), a mirror (`v[n - 1 - i]`), loops of epochs around loops of
+// steps, and loops whose trip count is known only when they end (a
+// fixed-point iteration until it converges, a counted loop that may break:
+// online checkpoints).
 // check-strategies runs each under 2 KiB, 64 KiB and 1 MiB and under a
 // half and an eighth of store-all's peak, and requires the same bits and a
 // peak within the budget; the sanitizer build checks that no snapshot
@@ -112,6 +114,42 @@ double epochs(const double *u, double *h, int n, int count, int T) {
   return loss;
 }
 
+// Until the state stops changing: a while loop, checkpointed online, whose
+// snapshots hold x's span.
+// CHECK-LABEL: double fixed_point_grad(
+// CHECK: x_span.add(0, n);
+// CHECK: its trip count is known when it ends; at run time, tape every iteration without a
+// CHECK-NEXT: // memory budget in force, else keep snapshots of its state ({{.*}}x_span{{.*}}) while it runs
+CGP_GRAD(a, x)
+double fixed_point(const double *a, double *x, int n, double tol) {
+  double change = 1;
+  int sweeps = 0;
+  while (change > tol && sweeps < 400) {
+    change = 0;
+    for (int i = 0; i < n; ++i) {
+      double next = 0.5 * std::cos(a[i] * x[(i + 1) % n]) + 0.25 * x[i];
+      change += std::fabs(next - x[i]);
+      x[i] = next;
+    }
+    ++sweeps;
+  }
+  return x[0] + 2 * x[n - 1] + sweeps;
+}
+
+// A counted loop that leaves when the state grows past a bound.
+CGP_GRAD(a, h)
+double until_large(const double *a, double *h, int n, int steps) {
+  double e = 0;
+  for (int t = 0; t < steps; ++t) {
+    for (int i = 0; i < n; ++i)
+      h[i] = std::tanh(a[0] * h[i] + a[1] * h[(i + n - 1) % n]) + 0.01 * t;
+    e = std::sin(e) + h[0];
+    if (h[0] > 5.0)
+      break;
+  }
+  return e + h[n - 1];
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -166,6 +204,24 @@ int main() {
     std::vector<double>& h = c.inout("h", n, -0.5, 0.5);
     c.primal([&] { return epochs(u.data(), h.data(), n, count, T); });
     c.grad([&](cgp_test::Grads& d) { return epochs_grad(u.data(), h.data(), n, count, T, d.f64("u"), d.f64("h")); });
+    c.run();
+  }
+  {
+    const int n = 5;
+    cgp_test::Checker c("fixed_point (a while loop until it converges)");
+    std::vector<double>& a = c.in("a", n, 0.5, 1.0);
+    std::vector<double>& x = c.inout("x", n, -0.5, 0.5);
+    c.primal([&] { return fixed_point(a.data(), x.data(), n, 1e-13); });
+    c.grad([&](cgp_test::Grads& d) { return fixed_point_grad(a.data(), x.data(), n, 1e-13, d.f64("a"), d.f64("x")); });
+    c.run();
+  }
+  {
+    const int n = 4, steps = 150;
+    cgp_test::Checker c("until_large (a counted loop that may break, 150 steps)");
+    std::vector<double>& a = c.in("a", 2, 0.4, 0.8);
+    std::vector<double>& h = c.inout("h", n, -0.5, 0.5);
+    c.primal([&] { return until_large(a.data(), h.data(), n, steps); });
+    c.grad([&](cgp_test::Grads& d) { return until_large_grad(a.data(), h.data(), n, steps, d.f64("a"), d.f64("h")); });
     c.run();
   }
   return cgp_test::finish();

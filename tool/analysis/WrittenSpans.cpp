@@ -33,6 +33,7 @@ public:
 
   WrittenSpan find() {
     visit(loop_->body, /*unsure=*/nullptr);
+    visit(loop_->step, "in the loop's step"); // a counted loop's writes its index only
     if (span_.why.empty() && span_.writes.empty())
       span_.why = "through a call";
     if (!span_.why.empty())

@@ -91,6 +91,30 @@ ExprRef spanSize(Var *span) {
   return method(span, "size", ScalarType{ScalarType::Integer, "std::size_t"});
 }
 
+std::vector<StmtRef> keepSpans(const std::vector<Var *> &state) {
+  // For the reverse phase: what the spans come from may change after the
+  // loop, and a loop inside another has a span at each run.
+  std::vector<StmtRef> code;
+  for (Var *v : state)
+    if (v->spanOf)
+      code.push_back(push(varRef(v)));
+  return code;
+}
+
+std::vector<StmtRef> takeSpans(const std::vector<Var *> &state) {
+  std::vector<StmtRef> code;
+  for (auto v = state.rbegin(); v != state.rend(); ++v) {
+    if (!(*v)->spanOf)
+      continue;
+    code.push_back(decl(*v, tapePop((*v)->elem)));
+    // Restoring snapshots overwrites what the loop left in the caller's
+    // buffer: keep it on the redo tape, which puts it back at the end.
+    code.push_back(eval(opaque("cgp_redo.keepElements", ScalarType::voidType(),
+                               {spanStart(*v), spanSize(*v)})));
+  }
+  return code;
+}
+
 StmtRef putState(Var *checkpoints, Var *v) {
   if (v->spanOf) // the elements of the caller's buffer the loop overwrites
     return eval(method(checkpoints, "putElements", ScalarType::voidType(),

@@ -49,6 +49,13 @@ ExprRef spanSize(Var *span);
 /// `checkpoints.put(v)` / `v = checkpoints.getValue<T>()` or
 /// `checkpoints.get(v)`: a variable of the state into or out of a snapshot
 /// (scalars by value, arrays whole, the elements of a vector or of a span).
+/// At the end of a loop's forward phase, the spans of the caller's buffers
+/// in its state go on the tape; at the start of its reverse phase they come
+/// back, and the redo tape keeps what the loop left in them before any
+/// snapshot is restored there (CheckpointedLoops.cpp).
+std::vector<StmtRef> keepSpans(const std::vector<Var *> &state);
+std::vector<StmtRef> takeSpans(const std::vector<Var *> &state);
+
 StmtRef putState(Var *checkpoints, Var *v);
 StmtRef getState(Var *checkpoints, Var *v);
 

@@ -1,7 +1,8 @@
 //===- CheckpointedLoops.cpp - loops reversed from snapshots --------------===//
 //
 // A counted loop of a kernel, whose trip count is known at its entry and
-// whose body writes only scalars and local arrays (its "state"), gets two
+// whose body writes only scalars, local arrays and a span of the caller's
+// buffers known at its entry (its "state"), gets two
 // ways to be reversed, chosen at run time by the runtime's
 // planLoopReversal() against the memory budget:
 //
@@ -112,7 +113,7 @@ bool SweepBuilder::canCheckpoint(const StmtRef &s, std::vector<Var *> &state,
     why = "its bound calls a function";
     return false;
   }
-  return loopState(s, index, {bound}, /*spans=*/true, state, why);
+  return loopState(s, index, {bound}, state, why);
 }
 
 /// Adds what statement `n` itself writes to `written`: what it assigns or
@@ -175,8 +176,8 @@ bool SweepBuilder::leftToLoopsAround(const StmtRef &s, const StmtRef &around,
 }
 
 bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
-                             const std::vector<ExprRef> &fixed, bool spans,
-                             std::vector<Var *> &state, std::string &why) const {
+                             const std::vector<ExprRef> &fixed, std::vector<Var *> &state,
+                             std::string &why) const {
   // What the body (and the step) writes: assignments, and what its calls
   // write through the pointers they are given (per the callee's summary).
   ConstVarSet written, writtenByCall, taped;
@@ -284,7 +285,7 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
       // Else snapshots hold the elements it overwrites, if they are known
       // at the loop's entry (an update in place: `h[i]` at every step).
       std::string spanWhy;
-      Var *span = spans ? spanVar(s, v, spanWhy) : nullptr;
+      Var *span = spanVar(s, v, spanWhy);
       if (!span) {
         why = spanWhy.empty() ? rowsWhy : spanWhy;
         return false;
@@ -800,14 +801,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
   forward.push_back(eval(method(checkpoints, "hold", ScalarType::voidType())));
   if (loopDepth() > 0) // runs again before this run is reversed
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
-  // The spans of the caller's buffers in the state, for the reverse phase
-  // (the values they come from may change after the loop).
-  std::vector<Var *> spans;
-  for (Var *v : state)
-    if (v->spanOf) {
-      spans.push_back(v);
-      forward.push_back(push(varRef(v)));
-    }
+  appendAll(forward, keepSpans(state));
   if (pushFirst)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(scope(forward));
@@ -819,13 +813,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepCheckpointedLoop(const StmtRef &s, const
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(it) : start));
-  for (auto v = spans.rbegin(); v != spans.rend(); ++v) {
-    reverse.push_back(decl(*v, tapePop((*v)->elem)));
-    // Restoring snapshots overwrites what the loop left in the caller's
-    // buffer: keep it on the redo tape, which puts it back at the end.
-    reverse.push_back(eval(opaque("cgp_redo.keepElements", ScalarType::voidType(),
-                                  {spanStart(*v), spanSize(*v)})));
-  }
+  appendAll(reverse, takeSpans(state));
   reverse.push_back(scheduleLoop(checkpoints, action, k, state, replay, tape, reverseOne, kept));
   reverse.push_back(eval(method(checkpoints, "finish", ScalarType::voidType())));
   out.rev.push_back(comment("reverse of the loop over " + i->name +

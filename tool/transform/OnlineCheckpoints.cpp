@@ -5,7 +5,8 @@
 // its trip count only when it ends: an adaptive ODE solver, a convergence
 // loop with an iteration limit, a search that stops at what it finds.
 // Under a memory budget, such a loop of a kernel (nested ones too) whose
-// body writes only scalars and local arrays (its "state") gets two ways to
+// body writes only scalars, local arrays and a span of the caller's
+// buffers known at its entry (its "state") gets two ways to
 // be reversed, chosen at run time by the runtime's planOnlineReversal():
 //
 //   - tape every iteration (no budget in force at run time), or
@@ -55,7 +56,7 @@ bool SweepBuilder::canCheckpointOnline(const StmtRef &s, std::vector<Var *> &sta
     why = "it has an init statement";
     return false;
   }
-  return loopState(s, index, {}, /*spans=*/false, state, why);
+  return loopState(s, index, {}, state, why);
 }
 
 SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweeps &inner,
@@ -124,6 +125,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
   // probe runs.
   TapeBound bound = boundTape(tapedIteration);
   Sweeps out;
+  appendAll(out.fwd, spanCode(s, state));
   out.fwd.push_back(comment(label + ": its trip count is known when it ends; at run time, tape "
                             "every iteration without a memory budget in force, else keep "
                             "snapshots of its state (" + stateNames + ") while it runs and "
@@ -186,6 +188,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
       eval(method(checkpoints, "hold", ScalarType::voidType()))};
   if (loopDepth() > 0) // runs again before this run is reversed (CheckpointedLoops.cpp)
     forward.push_back(eval(method(checkpoints, "suspend", ScalarType::voidType())));
+  appendAll(forward, keepSpans(state));
   if (pushFirst)
     forward.push_back(push(varRef(first)));
   out.fwd.push_back(ifStmt(binary(BinaryOp::Eq, varRef(snapshots), intLit(0)),
@@ -201,6 +204,7 @@ SweepBuilder::Sweeps SweepBuilder::sweepOnlineLoop(const StmtRef &s, const Sweep
     reverse.push_back(eval(method(checkpoints, "resume", ScalarType::voidType())));
   if (indexUsed)
     reverse.push_back(decl(first, pushFirst ? tapePop(index->elem) : start));
+  appendAll(reverse, takeSpans(state));
   Var *keptResult = nullptr;
   if (f_.result && std::find(state.begin(), state.end(), f_.result) != state.end()) {
     keptResult = makeTemp(m, "kept_result", f_.result->elem, true);

@@ -121,11 +121,10 @@ private:
   /// The state of loop `s` (what its body and step write that a later
   /// iteration or the code after it may read), without `index`; false if
   /// it writes memory outside the kernel, a variable `fixed` reads, or
-  /// calls a function without body for its effects. With `spans`, the
-  /// elements of a caller's buffer that it overwrites in place may be state
-  /// (spanVar; counted loops only: sweepCheckpointedLoop writes their code).
+  /// calls a function without body for its effects. The elements of a
+  /// caller's buffer that it overwrites in place may be state (spanVar).
   bool loopState(const StmtRef &s, const Var *index, const std::vector<ExprRef> &fixed,
-                 bool spans, std::vector<Var *> &state, std::string &why) const;
+                 std::vector<Var *> &state, std::string &why) const;
   /// The variable that stands in loop `s`'s state for the elements of the
   /// caller's buffer `buffer` it overwrites in place (Var::spanOf), made on
   /// first use; null, with `why`, when they are not known at its entry.
