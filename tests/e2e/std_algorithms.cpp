@@ -1,6 +1,8 @@
 // The standard algorithms numeric code calls on ranges of one buffer:
 // std::fill, fill_n, copy, copy_n, iota, accumulate, inner_product and
-// transform (with a lambda), over
+// transform and for_each (with a lambda), reduce and transform_reduce (computed, as in
+// libstdc++, four elements at a time, so the value is the primal's to the
+// bit), with operations given as lambdas or as std::plus and its kin, over
 // pointers (`y`, `y + n`, `v.data()`), std::vector and std::array iterators
 // (`v.begin()`, `v.end() - 1`) and arrays (`std::begin(a)`). Each becomes
 // the loop it stands for, differentiated like the user's own; values and
@@ -22,10 +24,17 @@
 // CODE-LABEL: double transformed_grad(
 // CODE: for (int transform_k = 0; transform_k < n; ++transform_k) {
 // CODE-NEXT: y[transform_k] = ::transformed_lambda_fwd(x[transform_k], a, w);
+// CODE-LABEL: double reductions_grad(
+// CODE: for (int reduce_group_k = 0; reduce_group_k < reduce_groups; ++reduce_group_k) {
+// CODE-NEXT: reduce_low = v[reduce_group_k * 4] + v[reduce_group_k * 4 + 1];
+// CODE-NEXT: reduce_high = v[reduce_group_k * 4 + 2] + v[reduce_group_k * 4 + 3];
+// CODE-NEXT: reduce_four = reduce_low + reduce_high;
+// CODE-NEXT: reduce_sum = reduce_sum + reduce_four;
 #include <cgp/cgp.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <numeric>
 #include <vector>
@@ -75,6 +84,28 @@ double transformed(const double *x, const double *w, int n) {
   return std::accumulate(z.begin(), z.end(), 0.0) + std::inner_product(y.begin(), y.end(), x, 0.0);
 }
 
+// The reductions with operations: reduce (no init, an init and a functor),
+// transform_reduce of two ranges and of one with a unary lambda,
+// accumulate and inner_product with lambdas and functors, and for_each
+// with a lambda that adds to what it captures.
+CGP_GRAD(x, w)
+CGP_JVP(x, w)
+double reductions(const double *x, const double *w, int n) {
+  std::vector<double> v(x, x + n);
+  double a = std::reduce(v.begin(), v.end());
+  double b = std::reduce(x, x + n, 1.0, std::multiplies<>());
+  double c = std::transform_reduce(x, x + n, w, 0.0);
+  double d = std::transform_reduce(v.begin() + 1, v.end(), 0.5, std::plus<double>(),
+                                   [](double e) { return std::sin(e); });
+  double f = std::accumulate(x, x + n, 0.0, [](double s, double e) { return s + e * e; });
+  double g = std::inner_product(x, x + n, w, 0.0, std::plus<>(),
+                                [](double p, double q) { return p * std::cos(q); });
+  double h = std::transform_reduce(x + 1, x + n, w + 1, 2.0, std::minus<>(), std::multiplies<>());
+  double bumps = 0;
+  std::for_each(v.begin(), v.end(), [&](double e) { bumps += std::exp(-e * e); });
+  return a + b * c + d + f * g + h + bumps;
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -87,6 +118,19 @@ int main() {
     c.primal([&] { return ranges(x.data(), 6); });
     c.grad([&](cgp_test::Grads &g) { return ranges_grad(x.data(), 6, g.f64("x")); });
     c.jvp([&](cgp_test::Tangents &t) { return ranges_jvp(x.data(), 6, t.f64("x")); });
+    c.run();
+  }
+  for (int n : {3, 11}) {
+    cgp_test::Checker c("reduce, transform_reduce and operations, n = " + std::to_string(n));
+    std::vector<double> &x = c.in("x", n, -0.9, 0.9);
+    std::vector<double> &w = c.in("w", n, 0.5, 1.5);
+    c.primal([&] { return reductions(x.data(), w.data(), n); });
+    c.grad([&](cgp_test::Grads &g) {
+      return reductions_grad(x.data(), w.data(), n, g.f64("x"), g.f64("w"));
+    });
+    c.jvp([&](cgp_test::Tangents &t) {
+      return reductions_jvp(x.data(), w.data(), n, t.f64("x"), t.f64("w"));
+    });
     c.run();
   }
   {

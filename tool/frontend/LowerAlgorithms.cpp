@@ -19,9 +19,11 @@
 // `std::begin(a)`, `std::end(a)`, `v.begin() + k`). The loops compute what
 // libstdc++'s own bodies compute, in the same order (accumulate adds from
 // the first element on), so gradients and values match the primal's bit for
-// bit. Of the algorithms that take an operation, std::transform is lowered:
-// its lambda becomes a call of the lambda's helper at each element
-// (Lowering::lambdaOperation); the others are refused.
+// bit: std::reduce and std::transform_reduce, which libstdc++ computes four
+// elements at a time on random-access ranges, in that order. Operations are
+// lambdas, each called through the lambda's helper at each element
+// (Lowering::lambdaOperation), or <functional>'s std::plus, minus,
+// multiplies and divides.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
@@ -204,6 +206,18 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
     }, pos));
     return block(out);
   }
+  // for_each(first, last, f): f called on each element, for what it does
+  // to what it captures by reference.
+  if (name == "for_each" && n == 3) {
+    ExprRef first = iteratorAddress(e->getArg(0), name);
+    ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+    std::vector<StmtRef> out;
+    ExprRef op = lambdaOperation(e->getArg(2), e, 1, out);
+    out.push_back(rangeLoop(name, first->operands[0], end, [&](ExprRef k) {
+      return std::vector<StmtRef>{eval(applyOperation(op, {index(first->var, {k})}))};
+    }, pos));
+    return block(out);
+  }
   // copy(first, last, out), copy_n(first, count, out)
   if ((name == "copy" || name == "copy_n") && n == 3) {
     ExprRef first = iteratorAddress(e->getArg(0), name);
@@ -228,45 +242,152 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   return nullptr;
 }
 
+namespace {
+
+/// `std::plus<>()` and its kin given as an algorithm's operation: the
+/// operator, and the functor's type argument where it names one (std::plus<double>).
+struct ArithmeticFunctor {
+  BinaryOp op;
+  const clang::Type *type; // null for the transparent std::plus<>
+};
+
+std::optional<ArithmeticFunctor> arithmeticFunctor(const clang::Expr *arg) {
+  const auto *record = arg->getType()->getAsCXXRecordDecl();
+  const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(record);
+  if (!spec || !spec->isInStdNamespace() || spec->getTemplateArgs().size() != 1)
+    return std::nullopt;
+  static const std::pair<const char *, BinaryOp> kFunctors[] = {
+      {"plus", BinaryOp::Add}, {"minus", BinaryOp::Sub}, {"multiplies", BinaryOp::Mul},
+      {"divides", BinaryOp::Div}};
+  for (const auto &[name, op] : kFunctors)
+    if (spec->getName() == name) {
+      clang::QualType t = spec->getTemplateArgs()[0].getAsType();
+      return ArithmeticFunctor{op, t->isVoidType() ? nullptr : t.getTypePtr()};
+    }
+  return std::nullopt;
+}
+
+} // namespace
+
 ExprRef Lowering::lowerAlgorithmValue(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier())
     return nullptr;
   std::string name = callee->getName().str();
   unsigned n = e->getNumArgs();
-  bool accumulate = name == "accumulate" && n == 3;
-  bool inner = name == "inner_product" && n == 4;
-  if (!accumulate && !inner) {
+  // The forms: accumulate(first, last, init[, op]), inner_product(first1,
+  // last1, first2, init[, op1, op2]), reduce(first, last[, init[, op]]),
+  // transform_reduce(first1, last1, first2, init[, op1, op2]) and
+  // transform_reduce(first, last, init, op, unary).
+  const bool accumulate = name == "accumulate" && (n == 3 || n == 4);
+  const bool inner = name == "inner_product" && (n == 4 || n == 6);
+  const bool reduce = name == "reduce" && n >= 2 && n <= 4;
+  const bool pairs = name == "transform_reduce" && (n == 4 || n == 6);
+  const bool unary = name == "transform_reduce" && n == 5;
+  if (!accumulate && !inner && !reduce && !pairs && !unary) {
     if (name == "accumulate" || name == "inner_product" || name == "transform" ||
         name == "transform_reduce" || name == "reduce" || name == "for_each")
-      unsupported(e, "'std::" + name + "' with an operation of its own is not supported; "
-                     "write the loop");
+      unsupported(e, "'std::" + name + "' in this form is not supported; write the loop");
     return nullptr;
   }
+  if (n > 0 && e->getArg(0)->getType().getAsString().find("execution") != std::string::npos)
+    unsupported(e, "'std::" + name + "' with an execution policy is not supported; call it "
+                   "without one");
   if (!sideEffects_ || lazy_)
     unsupported(e, "'std::" + name + "' is not supported here (a condition, or a side of '&&', "
                    "'||' or '?:'); give its value to a local first");
   SourcePos pos = position(e->getBeginLoc());
   ExprRef first = iteratorAddress(e->getArg(0), name);
   ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
-  ExprRef other = inner ? iteratorAddress(e->getArg(2), name) : nullptr;
-  const clang::Expr *initArg = e->getArg(inner ? 3 : 2);
+  const bool twoRanges = inner || pairs;
+  ExprRef other = twoRanges ? iteratorAddress(e->getArg(2), name) : nullptr;
+  const unsigned initAt = twoRanges ? 3 : 2;
   ScalarType t = scalarType(e->getType(), e->getBeginLoc());
-  Var *sum = newLocal(name + "_sum", t, pos);
-  std::vector<StmtRef> out{decl(sum, convert(lowerExpr(initArg), t))};
-  out.push_back(rangeLoop(name, first->operands[0], end, [&](ExprRef k) {
-    // libstdc++: init = init + *first, or init = init + (*first1) * (*first2)
-    ExprRef term = index(first->var, {k});
-    if (inner) {
-      ExprRef second = rangeElement(other, binary(BinaryOp::Sub, k, first->operands[0]));
-      if (isInteger(first->operands[0], 0))
-        second = rangeElement(other, k);
-      ScalarType product = sumType(term->type, second->type);
-      term = binary(BinaryOp::Mul, convert(term, product), convert(second, product));
+  std::vector<StmtRef> out;
+  // The operations, from their arguments: a lambda (called through its
+  // helper) or an arithmetic functor of <functional>; by default `+`, and
+  // `*` to combine two ranges' elements.
+  struct Operation {
+    ExprRef lambda;
+    BinaryOp op = BinaryOp::Add;
+    std::optional<ScalarType> type; // the functor's argument type, if not transparent
+  };
+  auto operation = [&](unsigned at, unsigned arity, BinaryOp otherwise) {
+    Operation op;
+    op.op = otherwise;
+    if (at >= n)
+      return op;
+    const clang::Expr *arg = e->getArg(at);
+    if (std::optional<ArithmeticFunctor> f = arithmeticFunctor(arg); f && arity == 2) {
+      op.op = f->op;
+      if (f->type)
+        op.type = scalarType(clang::QualType(f->type, 0), arg->getBeginLoc());
+      return op;
     }
-    ScalarType c = sumType(t, term->type);
-    ExprRef added = binary(BinaryOp::Add, convert(varRef(sum), c), convert(term, c));
-    return std::vector<StmtRef>{assign(varRef(sum), convert(added, t))};
+    op.lambda = lambdaOperation(arg, e, arity, out);
+    return op;
+  };
+  auto apply = [&](const Operation &op, std::vector<ExprRef> args) -> ExprRef {
+    if (op.lambda)
+      return applyOperation(op.lambda, args);
+    ScalarType c = op.type ? *op.type : sumType(args[0]->type, args[1]->type);
+    return binary(op.op, convert(args[0], c), convert(args[1], c));
+  };
+  // The reduction, and how each element (or pair) enters it.
+  const Operation combine = operation(accumulate || reduce ? 3 : inner || pairs ? 4 : 3,
+                                      2, BinaryOp::Add);
+  const Operation pairUp = operation(unary ? 4 : 5, unary ? 1 : 2, BinaryOp::Mul);
+  auto element = [&](const ExprRef &k) {
+    ExprRef term = index(first->var, {k});
+    if (unary)
+      return apply(pairUp, {term});
+    if (!twoRanges)
+      return term;
+    ExprRef second = isInteger(first->operands[0], 0)
+                         ? rangeElement(other, k)
+                         : rangeElement(other, binary(BinaryOp::Sub, k, first->operands[0]));
+    return apply(pairUp, {term, second});
+  };
+  Var *sum = newLocal(name + "_sum", t, pos);
+  ExprRef init = initAt < n ? convert(lowerExpr(e->getArg(initAt)), t)
+                 : t.isFloating() ? floatLit(0.0, t)
+                                  : intLit(0, t);
+  out.push_back(decl(sum, init));
+  auto fold = [&](const ExprRef &value) {
+    return assign(varRef(sum), convert(apply(combine, {varRef(sum), value}), t));
+  };
+  ExprRef from = first->operands[0];
+  if (reduce || pairs || unary) {
+    // libstdc++'s order for random-access ranges: four elements at a
+    // time, `init = op(init, op(op(x0, x1), op(x2, x3)))`, then the rest
+    // one by one; so values and gradients match the primal's bits.
+    Var *groups = newLocal(name + "_groups", ScalarType::intType(), pos);
+    ExprRef count = isInteger(from, 0) ? end : binary(BinaryOp::Sub, end, from);
+    out.push_back(decl(groups, binary(BinaryOp::Div, asInt(count), intLit(4))));
+    out.push_back(rangeLoop(name + "_group", intLit(0), varRef(groups), [&](ExprRef g) {
+      ExprRef at = binary(BinaryOp::Mul, g, intLit(4));
+      if (!isInteger(from, 0))
+        at = binary(BinaryOp::Add, from, at);
+      auto nth = [&](int j) {
+        return element(j == 0 ? at : binary(BinaryOp::Add, at, intLit(j)));
+      };
+      std::vector<StmtRef> body;
+      Var *halves[2];
+      for (int h = 0; h < 2; ++h) {
+        halves[h] = newLocal(name + (h == 0 ? "_low" : "_high"), t, pos);
+        body.push_back(decl(halves[h], convert(apply(combine, {nth(2 * h), nth(2 * h + 1)}), t)));
+      }
+      Var *both = newLocal(name + "_four", t, pos);
+      body.push_back(decl(both, convert(apply(combine, {varRef(halves[0]), varRef(halves[1])}), t)));
+      body.push_back(fold(varRef(both)));
+      return body;
+    }, pos));
+    ExprRef rest = binary(BinaryOp::Mul, varRef(groups), intLit(4));
+    from = isInteger(from, 0) ? rest : binary(BinaryOp::Add, from, rest);
+  }
+  // One by one: accumulate and inner_product from the first element on.
+  out.push_back(rangeLoop(name, from, end, [&](ExprRef k) {
+    return std::vector<StmtRef>{fold(element(k))};
   }, pos));
   appendAll(sideEffects_->before, out);
   return varRef(sum);

@@ -16,9 +16,9 @@
 
 #ifdef WITH_OPERATION
 CGP_GRAD(x)
-double k(const double* x, int n) {
-  return std::accumulate(x, x + n, 1.0, [](double a, double b) { return a * b; });
-  // WITH_OPERATION: algorithms.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': 'std::accumulate' with an operation of its own is not supported; write the loop
+void k(double* x, int n) {
+  std::for_each(x, x + n, [](double &e) { e = e * e; });
+  // WITH_OPERATION: algorithms.cpp:[[@LINE-1]]:38: error: cannot differentiate 'k': the lambda given to 'std::for_each' must take its elements by value or by const reference
 }
 #endif
 
