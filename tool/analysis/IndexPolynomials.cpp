@@ -123,6 +123,32 @@ Defs definedBefore(const Function &f, const StmtRef &loop) {
   return defs;
 }
 
+LoopIntegers::LoopIntegers(const StmtRef &loop) {
+  collectWrittenVars(loop->body, changed_, /*opaqueCalls=*/true);
+  forEachStmt(loop->body, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
+      ++assignments_[n->lhs->var];
+  });
+}
+
+void LoopIntegers::define(const StmtRef &c, Defs &defs, const Var *except) const {
+  if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
+      c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
+      !c->lhs->var->elem.isIntegral())
+    return;
+  auto assigned = assignments_.find(c->lhs->var);
+  if (assigned == assignments_.end() || assigned->second != 1)
+    return;
+  std::optional<Polynomial> p = polynomialOf(c->value, defs);
+  if (!p)
+    return;
+  for (const auto &[m, k] : *p)
+    for (const Var *v : m)
+      if (v != except && changes(v))
+        return;
+  defs[c->lhs->var] = *p;
+}
+
 ExprRef polynomialExpr(const Polynomial &p) {
   const ScalarType i64 = ScalarType::int64Type();
   // Terms with variables first, the constant last, what is negative taken

@@ -15,6 +15,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace cgp {
@@ -44,6 +45,25 @@ std::optional<Polynomial> polynomialOf(const ExprRef &e, const Defs &defs);
 /// `f`, in a statement of the body's own block before the loop, from a
 /// polynomial of values nothing in `f` assigns (`const int row = 2 * n;`).
 Defs definedBefore(const Function &f, const StmtRef &loop);
+
+/// What a loop's body does to integers, as the analyses of its indices
+/// need it: the variables it changes (its own index not among them: the
+/// loop's step changes that), and the integers it assigns once, in a
+/// statement of its body's own block, from a polynomial (`int base = t *
+/// n;`, a local pointer's offset), which the statements after stand for.
+class LoopIntegers {
+public:
+  explicit LoopIntegers(const StmtRef &loop);
+  bool changes(const Var *v) const { return changed_.count(v) > 0; }
+  /// If `c`, a statement of the body's block, assigns an integer once from
+  /// a polynomial of values the loop does not change (`except` aside, the
+  /// loop's index where rows move with it), adds that polynomial to `defs`.
+  void define(const StmtRef &c, Defs &defs, const Var *except = nullptr) const;
+
+private:
+  std::set<const Var *> changed_;
+  std::map<const Var *, int> assignments_;
+};
 
 /// `p` as an expression of type std::int64_t (what code generated before
 /// a loop computes from values the loop does not change).

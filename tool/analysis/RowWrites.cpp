@@ -40,15 +40,7 @@ using Columns = std::map<const Var *, Polynomial, VarLess>;
 class RowFinder {
 public:
   RowFinder(const StmtRef &loop, const Var *buffer, Defs before)
-      : loop_(loop), buffer_(buffer), defs_(std::move(before)) {
-    std::set<const Var *> written;
-    collectWrittenVars(loop->body, written, /*opaqueCalls=*/true);
-    changed_.insert(written.begin(), written.end());
-    forEachStmt(loop->body, [&](const StmtRef &n) {
-      if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
-        ++assignments_[n->lhs->var];
-    });
-  }
+      : loop_(loop), buffer_(buffer), defs_(std::move(before)), integers_(loop) {}
 
   /// Collects the loop body's reads and writes of the buffer; false (with
   /// `why`) at an access it cannot place.
@@ -91,7 +83,7 @@ private:
     const Var *t = loop_->counted.index;
     for (const auto &[m, c] : *p)
       for (const Var *v : m)
-        if (v != t && !columns.count(v) && changed_.count(v)) {
+        if (v != t && !columns.count(v) && integers_.changes(v)) {
           fail("at an index computed from values the loop changes");
           return std::nullopt;
         }
@@ -248,7 +240,7 @@ private:
       return false;
     for (const auto &[m, c] : *bound)
       for (const Var *v : m)
-        if (changed_.count(v))
+        if (integers_.changes(v))
           return false;
     columns[s->counted.index] = *bound;
     return true;
@@ -275,8 +267,8 @@ private:
     const size_t setBefore = setEarlier_.size(), rowsBefore = rowsSetEarlier_.size();
     for (const StmtRef &c : s->stmts) {
       visit(c, columns);
-      if (s == loop_->body)
-        define(c);
+      if (s == loop_->body) // in the loop's index too: rows move with it
+        integers_.define(c, defs_, loop_->counted.index);
       if (c->kind == StmtKind::Assign && c->assignOp == AssignOp::Set && c->lhs->var == buffer_)
         setEarlier_.push_back(c->lhs);
       if (std::optional<Row> row = rowSetWhole(c, columns))
@@ -341,25 +333,6 @@ private:
     return whole;
   }
 
-  /// An integer the loop's body assigns once, in a statement of its own
-  /// block, from a polynomial in the loop's index and values the loop does
-  /// not change (`int base = t * n;`, a local pointer's offset `row = traj
-  /// + t * n`): the statements after it in the body see that value.
-  void define(const StmtRef &c) {
-    if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
-        c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
-        !c->lhs->var->elem.isIntegral() || assignments_[c->lhs->var] != 1)
-      return;
-    std::optional<Polynomial> p = polynomialOf(c->value, defs_);
-    if (!p)
-      return;
-    for (const auto &[m, k] : *p)
-      for (const Var *v : m)
-        if (v != loop_->counted.index && changed_.count(v))
-          return;
-    defs_[c->lhs->var] = *p;
-  }
-
   /// Elements of the buffer set earlier in the blocks being visited, and
   /// whole rows.
   std::vector<ExprRef> setEarlier_;
@@ -368,8 +341,7 @@ private:
   const StmtRef &loop_;
   const Var *buffer_;
   Defs defs_; // integers known as polynomials where the visit is
-  std::map<const Var *, int> assignments_; // in the loop's body
-  std::set<const Var *> changed_;
+  LoopIntegers integers_;
   std::string why_;
 };
 

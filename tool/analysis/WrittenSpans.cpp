@@ -19,17 +19,7 @@ namespace {
 class SpanFinder {
 public:
   SpanFinder(const StmtRef &loop, const Var *buffer, Defs before)
-      : loop_(loop), buffer_(buffer), defs_(std::move(before)) {
-    std::set<const Var *> written;
-    collectWrittenVars(loop->body, written, /*opaqueCalls=*/true);
-    changed_.insert(written.begin(), written.end());
-    if (loop->kind == StmtKind::For && loop->counted.index)
-      changed_.insert(loop->counted.index);
-    forEachStmt(loop->body, [&](const StmtRef &n) {
-      if (n->kind == StmtKind::Assign && n->lhs->kind == ExprKind::VarRef)
-        ++assignments_[n->lhs->var];
-    });
-  }
+      : loop_(loop), buffer_(buffer), defs_(std::move(before)), integers_(loop) {}
 
   WrittenSpan find() {
     visit(loop_->body, /*unsure=*/nullptr);
@@ -54,11 +44,17 @@ private:
       span_.why = std::move(why);
   }
 
+  /// Whether the loop changes `v` (its index too: a span must hold over
+  /// all its iterations).
+  bool changes(const Var *v) const {
+    return integers_.changes(v) || (loop_->counted.index && v == loop_->counted.index);
+  }
+
   /// Whether `p` is made of values the loop does not change.
   bool fixed(const Polynomial &p) const {
     for (const auto &[m, c] : p)
       for (const Var *v : m)
-        if (changed_.count(v))
+        if (changes(v))
           return false;
     return true;
   }
@@ -119,7 +115,7 @@ private:
         auto range = std::find_if(around_.begin(), around_.end(),
                                   [&](const Around &a) { return a.index == v; });
         if (range == around_.end()) {
-          if (changed_.count(v)) {
+          if (changes(v)) {
             span_.movesWithLoop |= v == loop_->counted.index;
             fail(v == loop_->counted.index
                      ? "at an index that moves with the loop's"
@@ -163,7 +159,7 @@ private:
       for (const StmtRef &c : s->stmts) {
         visit(c, unsure);
         if (s == loop_->body)
-          define(c);
+          integers_.define(c, defs_);
       }
       return;
     case StmtKind::For: {
@@ -188,24 +184,10 @@ private:
     forEachChild(s, [&](const StmtRef &c) { visit(c, inside); });
   }
 
-  /// An integer the loop's body assigns once, in a statement of its own
-  /// block, from a polynomial in values the loop does not change: the
-  /// statements after it see that value.
-  void define(const StmtRef &c) {
-    if (c->kind != StmtKind::Assign || c->assignOp != AssignOp::Set ||
-        c->lhs->kind != ExprKind::VarRef || !c->lhs->var->isScalar() ||
-        !c->lhs->var->elem.isIntegral() || assignments_[c->lhs->var] != 1)
-      return;
-    std::optional<Polynomial> p = polynomialOf(c->value, defs_);
-    if (p && fixed(*p))
-      defs_[c->lhs->var] = *p;
-  }
-
   const StmtRef &loop_;
   const Var *buffer_;
   Defs defs_;
-  std::map<const Var *, int> assignments_;
-  std::set<const Var *> changed_;
+  LoopIntegers integers_;
   std::vector<Around> around_;
   WrittenSpan span_;
 };
