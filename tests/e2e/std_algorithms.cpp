@@ -2,7 +2,8 @@
 // std::fill, fill_n, copy, copy_n, iota, accumulate, inner_product and
 // transform and for_each (with a lambda), reduce and transform_reduce (computed, as in
 // libstdc++, four elements at a time, so the value is the primal's to the
-// bit), with operations given as lambdas or as std::plus and its kin, over
+// bit), with operations given as lambdas or as std::plus and its kin, and
+// *max_element / *min_element, over
 // pointers (`y`, `y + n`, `v.data()`), std::vector and std::array iterators
 // (`v.begin()`, `v.end() - 1`) and arrays (`std::begin(a)`). Each becomes
 // the loop it stands for, differentiated like the user's own; values and
@@ -86,8 +87,9 @@ double transformed(const double *x, const double *w, int n) {
 
 // The reductions with operations: reduce (no init, an init and a functor),
 // transform_reduce of two ranges and of one with a unary lambda,
-// accumulate and inner_product with lambdas and functors, and for_each
-// with a lambda that adds to what it captures.
+// accumulate and inner_product with lambdas and functors, for_each with a
+// lambda that adds to what it captures, and the values of max_element and
+// min_element.
 CGP_GRAD(x, w)
 CGP_JVP(x, w)
 double reductions(const double *x, const double *w, int n) {
@@ -103,7 +105,8 @@ double reductions(const double *x, const double *w, int n) {
   double h = std::transform_reduce(x + 1, x + n, w + 1, 2.0, std::minus<>(), std::multiplies<>());
   double bumps = 0;
   std::for_each(v.begin(), v.end(), [&](double e) { bumps += std::exp(-e * e); });
-  return a + b * c + d + f * g + h + bumps;
+  double top = *std::max_element(v.begin(), v.end()), low = *std::min_element(w, w + n);
+  return a + b * c + d + f * g + h + bumps + top * low;
 }
 
 #ifndef __CGP_AD__

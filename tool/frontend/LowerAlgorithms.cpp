@@ -269,6 +269,37 @@ std::optional<ArithmeticFunctor> arithmeticFunctor(const clang::Expr *arg) {
 
 } // namespace
 
+ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator) {
+  const auto *e = llvm::dyn_cast<clang::CallExpr>(iteratorValue(iterator));
+  const clang::FunctionDecl *callee = e ? e->getDirectCallee() : nullptr;
+  if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier())
+    return nullptr;
+  const std::string name = callee->getName().str();
+  if (name != "max_element" && name != "min_element")
+    return nullptr;
+  if (e->getNumArgs() != 2)
+    unsupported(e, "'std::" + name + "' with a comparison of its own is not supported; write "
+                   "the loop");
+  if (!sideEffects_ || lazy_)
+    unsupported(e, "'std::" + name + "' is not supported here (a condition, or a side of '&&', "
+                   "'||' or '?:'); give its value to a local first");
+  SourcePos pos = position(e->getBeginLoc());
+  ExprRef first = iteratorAddress(e->getArg(0), name);
+  ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+  // libstdc++ keeps the first of equal elements: the largest moves on when
+  // `largest < element`, the smallest when `element < smallest`.
+  Var *best = newLocal(name == "max_element" ? "largest" : "smallest", first->var->elem, pos);
+  std::vector<StmtRef> out{decl(best, index(first->var, {first->operands[0]}))};
+  out.push_back(rangeLoop(name, plus(first->operands[0], intLit(1)), end, [&](ExprRef k) {
+    ExprRef element = index(first->var, {k});
+    ExprRef better = name == "max_element" ? binary(BinaryOp::Lt, varRef(best), element)
+                                           : binary(BinaryOp::Lt, element, varRef(best));
+    return std::vector<StmtRef>{ifStmt(better, block({assign(varRef(best), element)}))};
+  }, pos));
+  appendAll(sideEffects_->before, out);
+  return varRef(best);
+}
+
 ExprRef Lowering::lowerAlgorithmValue(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier())

@@ -208,6 +208,9 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
     const auto *closure = op->getArg(0)->getType()->getAsCXXRecordDecl();
     if (op->getOperator() == clang::OO_Call && closure && closure->isLambda())
       return lowerLambdaCall(op);
+    if (op->getOperator() == clang::OO_Star && op->getNumArgs() == 1)
+      if (ExprRef element = lowerExtremeElement(op->getArg(0)))
+        return element;
     if (ExprRef element = lowerContainerSubscript(op))
       return element;
     return lowerOperatorCall(op);
@@ -414,6 +417,8 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
         return index(p->base, {varRef(p->offset)});
       }
     }
+    if (ExprRef element = lowerExtremeElement(sub))
+      return element;
     if (ExprRef element = lowerPointee(sub))
       return element;
     unsupported(e, "dereferencing this pointer expression is not supported");

@@ -581,9 +581,13 @@ private:
   /// loop they stand for; null for other statements.
   StmtRef lowerAlgorithmStmt(const clang::CallExpr *e);
   /// `std::accumulate(first, last, init)`, `std::inner_product(first1,
-  /// last1, first2, init)`: a local summed by a loop placed before the
-  /// statement; null for other calls.
+  /// last1, first2, init)`, `std::reduce` and kin: a local summed by a loop
+  /// placed before the statement; null for other calls.
   ExprRef lowerAlgorithmValue(const clang::CallExpr *e);
+  /// `*std::max_element(first, last)` (or min_element), given the iterator
+  /// dereferenced: a local set by a loop placed before the statement to the
+  /// element libstdc++ finds; null for other iterators.
+  ExprRef lowerExtremeElement(const clang::Expr *iterator);
   /// The place an iterator or pointer of a range points to (an Address).
   ExprRef iteratorAddress(const clang::Expr *e, const std::string &algorithm);
   /// The offset where a range ends, both ends being in one buffer.

@@ -8,6 +8,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DIN_CONDITION 2>&1 | FileCheck %s --check-prefix=IN_CONDITION
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DITERATOR_VARIABLE 2>&1 | FileCheck %s --check-prefix=ITERATOR_VARIABLE
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DGENERIC_LAMBDA 2>&1 | FileCheck %s --check-prefix=GENERIC_LAMBDA
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 -DCOMPARISON 2>&1 | FileCheck %s --check-prefix=COMPARISON
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <algorithm>
@@ -19,6 +20,14 @@ CGP_GRAD(x)
 void k(double* x, int n) {
   std::for_each(x, x + n, [](double &e) { e = e * e; });
   // WITH_OPERATION: algorithms.cpp:[[@LINE-1]]:38: error: cannot differentiate 'k': the lambda given to 'std::for_each' must take its elements by value or by const reference
+}
+#endif
+
+#ifdef COMPARISON
+CGP_GRAD(x)
+double k(const double* x, int n) {
+  return *std::max_element(x, x + n, [](double a, double b) { return a * a < b * b; });
+  // COMPARISON: algorithms.cpp:[[@LINE-1]]:11: error: cannot differentiate 'k': 'std::max_element' with a comparison of its own is not supported; write the loop
 }
 #endif
 
