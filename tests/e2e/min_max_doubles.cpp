@@ -1,6 +1,7 @@
 // std::min / std::max on doubles: running max and min over an array, a clamp
 // std::min(std::max(x, lo), hi) with active bounds, a floor on a spread, and
-// min/max against constants; inputs distinct and away from every tie.
+// min/max against constants, and std::max / std::min of initializer lists
+// in a loop; inputs distinct and away from every tie.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %cgpad %s -o %t -- -std=c++17
@@ -25,6 +26,16 @@ double clamp_stats(const double* x, double lo, double hi, int n) {
   }
   double spread = std::max(mx - mn, 0.5);
   return s / spread + std::min(mx, 2.0 * hi) - std::max(mn, lo - 1.0);
+}
+
+// Of lists: each element evaluated once, the first largest (smallest) kept.
+CGP_GRAD(x)
+CGP_JVP(x)
+double list_extremes(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 1; i + 1 < n; ++i)
+    s += std::max({x[i - 1], 0.5 * x[i], std::sin(x[i + 1])}) * std::min({x[i], -x[i - 1]});
+  return s + std::max({x[0], x[n - 1]});
 }
 
 #ifndef __CGP_AD__
@@ -58,6 +69,14 @@ int main() {
     c.jvp([&](cgp_test::Tangents& t) {
       return clamp_stats_jvp(x.data(), lo, hi, 5, t.f64("x"), t.s64("lo"), t.s64("hi"));
     });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("list_extremes");
+    std::vector<double>& x = c.in("x", xv);
+    c.primal([&] { return list_extremes(x.data(), static_cast<int>(xv.size())); });
+    c.grad([&](cgp_test::Grads& d) { return list_extremes_grad(x.data(), static_cast<int>(xv.size()), d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return list_extremes_jvp(x.data(), static_cast<int>(xv.size()), t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

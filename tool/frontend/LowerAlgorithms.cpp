@@ -300,6 +300,42 @@ ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator) {
   return varRef(best);
 }
 
+ExprRef Lowering::lowerListExtreme(const clang::CallExpr *e, bool largest,
+                                   const ScalarType &type) {
+  const auto *list = llvm::dyn_cast<clang::CXXStdInitializerListExpr>(
+      withoutTemporaries(e->getArg(0)->IgnoreImplicit()));
+  if (!list)
+    return nullptr;
+  const auto *elements =
+      llvm::dyn_cast<clang::InitListExpr>(withoutTemporaries(list->getSubExpr()->IgnoreImplicit()));
+  const std::string name = largest ? "std::max" : "std::min";
+  if (!elements || elements->getNumInits() == 0)
+    unsupported(e, "'" + name + "' of this list is not supported; list its values");
+  if (!sideEffects_ || lazy_)
+    unsupported(e, "'" + name + "' of a list is not supported here (a condition, or a side of "
+                   "'&&', '||' or '?:'); give its value to a local first");
+  SourcePos pos = position(e->getBeginLoc());
+  // The list's elements are all evaluated first, in order; then, as
+  // libstdc++'s max_element (min_element) over them, the running extreme
+  // moves on when `extreme < element` (`element < extreme`).
+  std::vector<StmtRef> out;
+  std::vector<Var *> values;
+  for (const clang::Expr *init : elements->inits()) {
+    Var *v = newLocal(largest ? "max_of" : "min_of", type, pos);
+    out.push_back(decl(v, convert(lowerExpr(init), type)));
+    values.push_back(v);
+  }
+  Var *extreme = newLocal(largest ? "largest" : "smallest", type, pos);
+  out.push_back(decl(extreme, varRef(values[0])));
+  for (size_t i = 1; i < values.size(); ++i) {
+    ExprRef better = largest ? binary(BinaryOp::Lt, varRef(extreme), varRef(values[i]))
+                             : binary(BinaryOp::Lt, varRef(values[i]), varRef(extreme));
+    out.push_back(ifStmt(better, block({assign(varRef(extreme), varRef(values[i]))})));
+  }
+  appendAll(sideEffects_->before, out);
+  return varRef(extreme);
+}
+
 ExprRef Lowering::lowerAlgorithmValue(const clang::CallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier())

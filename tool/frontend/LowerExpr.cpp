@@ -613,6 +613,9 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
         return select(binary(BinaryOp::Lt, a, b), b, a);
       return select(binary(BinaryOp::Lt, b, a), b, a);
     }
+    if ((name == "min" || name == "max") && e->getNumArgs() == 1)
+      if (ExprRef extreme = lowerListExtreme(e, name == "max", resultType))
+        return extreme;
     if (name == "clamp" && e->getNumArgs() == 3 && !callee->getDeclContext()->isTranslationUnit()) {
       // libstdc++: clamp(v, lo, hi) = min(max(v, lo), hi)
       ExprRef v = convert(lowerExpr(e->getArg(0)), resultType);

@@ -588,6 +588,10 @@ private:
   /// dereferenced: a local set by a loop placed before the statement to the
   /// element libstdc++ finds; null for other iterators.
   ExprRef lowerExtremeElement(const clang::Expr *iterator);
+  /// `std::max({a, b, c})` or `std::min`: the elements into locals, then a
+  /// local set to the one libstdc++ finds (the first of equal ones); null
+  /// when the argument is not an initializer list.
+  ExprRef lowerListExtreme(const clang::CallExpr *e, bool largest, const ScalarType &type);
   /// The place an iterator or pointer of a range points to (an Address).
   ExprRef iteratorAddress(const clang::Expr *e, const std::string &algorithm);
   /// The offset where a range ends, both ends being in one buffer.
