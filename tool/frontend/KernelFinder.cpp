@@ -120,6 +120,23 @@ bool alreadyGenerated(const clang::FunctionDecl *fn, Mode mode) {
   return false;
 }
 
+/// A declaration in the file of what `mode` generates for `fn`, a static
+/// function, that is not static itself: C++ refuses a static definition
+/// after it (the generated one is static, like its kernel).
+const clang::FunctionDecl *externalDeclaration(const clang::FunctionDecl *fn, Mode mode) {
+  if (fn->getStorageClass() != clang::SC_Static)
+    return nullptr;
+  std::string name = fn->getNameAsString() + (mode == Mode::Reverse ? "_grad" : "_jvp");
+  const clang::DeclContext *scope = fn->getDeclContext()->getRedeclContext();
+  clang::IdentifierInfo &id = fn->getASTContext().Idents.get(name);
+  for (const clang::NamedDecl *d : scope->lookup(clang::DeclarationName(&id)))
+    if (const auto *other = llvm::dyn_cast<clang::FunctionDecl>(d))
+      for (const clang::FunctionDecl *r = other; r; r = r->getPreviousDecl())
+        if (r->getStorageClass() != clang::SC_Static)
+          return r;
+  return nullptr;
+}
+
 /// Why `p`, which isFloatingParam refuses, cannot be differentiated.
 std::string whyNotDifferentiable(const clang::ParmVarDecl *p, const clang::ASTContext &ctx) {
   clang::QualType record = p->getType().getNonReferenceType();
@@ -155,6 +172,13 @@ std::vector<KernelRequest> findKernels(clang::ASTContext &ctx, Diagnoser &diag) 
     }
     if (alreadyGenerated(m.canonical, m.mode))
       continue; // its marker came in with an included generated unit
+    if (const clang::FunctionDecl *other = externalDeclaration(m.canonical, m.mode)) {
+      diag.error(other->getLocation(),
+                 "'" + name + "' is static, so its generated '" + other->getNameAsString() +
+                     "' is static too, but this declaration of it is not; declare it 'static' "
+                     "or drop 'static' from '" + name + "'");
+      continue;
+    }
     const clang::FunctionDecl *def = m.canonical->getDefinition();
     if (!def || !def->hasBody()) {
       diag.error(m.marker, "'" + name + "' is marked " + macro + " but its body is not in this "
