@@ -88,8 +88,8 @@ double transformed(const double *x, const double *w, int n) {
 // The reductions with operations: reduce (no init, an init and a functor),
 // transform_reduce of two ranges and of one with a unary lambda,
 // accumulate and inner_product with lambdas and functors, for_each with a
-// lambda that adds to what it captures, and the values of max_element and
-// min_element.
+// lambda that adds to what it captures, the values of max_element and
+// min_element, and their positions (std::distance).
 CGP_GRAD(x, w)
 CGP_JVP(x, w)
 double reductions(const double *x, const double *w, int n) {
@@ -106,7 +106,10 @@ double reductions(const double *x, const double *w, int n) {
   double bumps = 0;
   std::for_each(v.begin(), v.end(), [&](double e) { bumps += std::exp(-e * e); });
   double top = *std::max_element(v.begin(), v.end()), low = *std::min_element(w, w + n);
-  return a + b * c + d + f * g + h + bumps + top * low;
+  // an argmax picks a weight (a gate), a position from an offset
+  long gate = std::distance(v.begin(), std::max_element(v.begin(), v.end()));
+  long later = std::distance(x + 1, std::min_element(x + 1, x + n));
+  return a + b * c + d + f * g + h + bumps + top * low + w[gate] * x[gate] + x[1 + later];
 }
 
 #ifndef __CGP_AD__

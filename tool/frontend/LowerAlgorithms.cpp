@@ -269,7 +269,7 @@ std::optional<ArithmeticFunctor> arithmeticFunctor(const clang::Expr *arg) {
 
 } // namespace
 
-ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator) {
+ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator, const clang::Expr *from) {
   const auto *e = llvm::dyn_cast<clang::CallExpr>(iteratorValue(iterator));
   const clang::FunctionDecl *callee = e ? e->getDirectCallee() : nullptr;
   if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier())
@@ -286,18 +286,37 @@ ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator) {
   SourcePos pos = position(e->getBeginLoc());
   ExprRef first = iteratorAddress(e->getArg(0), name);
   ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+  ExprRef origin;
+  if (from) { // std::distance(from, it): the position from `from`, in the same buffer
+    origin = iteratorAddress(from, "distance");
+    if (origin->var != first->var)
+      unsupported(from, "'std::distance' from '" + origin->var->name + "' to an element of '" +
+                            first->var->name + "' is not supported; both must be in one buffer");
+  }
   // libstdc++ keeps the first of equal elements: the largest moves on when
   // `largest < element`, the smallest when `element < smallest`.
   Var *best = newLocal(name == "max_element" ? "largest" : "smallest", first->var->elem, pos);
+  Var *at = from ? newLocal(name == "max_element" ? "largest_at" : "smallest_at",
+                            ScalarType::intType(), pos)
+                 : nullptr;
   std::vector<StmtRef> out{decl(best, index(first->var, {first->operands[0]}))};
+  if (at)
+    out.push_back(decl(at, asInt(first->operands[0])));
   out.push_back(rangeLoop(name, plus(first->operands[0], intLit(1)), end, [&](ExprRef k) {
     ExprRef element = index(first->var, {k});
     ExprRef better = name == "max_element" ? binary(BinaryOp::Lt, varRef(best), element)
                                            : binary(BinaryOp::Lt, element, varRef(best));
-    return std::vector<StmtRef>{ifStmt(better, block({assign(varRef(best), element)}))};
+    std::vector<StmtRef> found{assign(varRef(best), element)};
+    if (at)
+      found.push_back(assign(varRef(at), k));
+    return std::vector<StmtRef>{ifStmt(better, block(found))};
   }, pos));
   appendAll(sideEffects_->before, out);
-  return varRef(best);
+  if (!at)
+    return varRef(best);
+  return isInteger(origin->operands[0], 0)
+             ? varRef(at)
+             : binary(BinaryOp::Sub, varRef(at), asInt(origin->operands[0]));
 }
 
 ExprRef Lowering::lowerListExtreme(const clang::CallExpr *e, bool largest,

@@ -613,6 +613,9 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
         return select(binary(BinaryOp::Lt, a, b), b, a);
       return select(binary(BinaryOp::Lt, b, a), b, a);
     }
+    if (name == "distance" && e->getNumArgs() == 2)
+      if (ExprRef position = lowerExtremeElement(e->getArg(1), e->getArg(0)))
+        return convert(position, resultType);
     if ((name == "min" || name == "max") && e->getNumArgs() == 1)
       if (ExprRef extreme = lowerListExtreme(e, name == "max", resultType))
         return extreme;

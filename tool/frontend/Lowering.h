@@ -586,8 +586,9 @@ private:
   ExprRef lowerAlgorithmValue(const clang::CallExpr *e);
   /// `*std::max_element(first, last)` (or min_element), given the iterator
   /// dereferenced: a local set by a loop placed before the statement to the
-  /// element libstdc++ finds; null for other iterators.
-  ExprRef lowerExtremeElement(const clang::Expr *iterator);
+  /// element libstdc++ finds; with `from`, `std::distance(from, iterator)`:
+  /// that element's position from `from`. Null for other iterators.
+  ExprRef lowerExtremeElement(const clang::Expr *iterator, const clang::Expr *from = nullptr);
   /// `std::max({a, b, c})` or `std::min`: the elements into locals, then a
   /// local set to the one libstdc++ finds (the first of equal ones); null
   /// when the argument is not an initializer list.
