@@ -9,7 +9,11 @@
 // Its elements come from a per-thread pool of blocks that outlives the
 // call, so a gradient called again with the same sizes allocates nothing,
 // as the tape does. The adjoint (or tangent) of such a local is a Shadow:
-// it takes the size of its primal whenever that is sized, zero-filled.
+// it takes the size of its primal whenever that is sized. Memory it never
+// held before is zero-filled; elements it held keep their values when the
+// primal shrinks and grows again, as a replay from a snapshot does in the
+// reverse sweep: there they hold what the reverse sweep has added so far
+// for those elements (zero in the forward sweep, where nothing adds).
 #ifndef CGP_BUFFER_H
 #define CGP_BUFFER_H
 
@@ -37,21 +41,24 @@ public:
       giveBlock(data_, capacity_);
   }
 
-  /// Makes the buffer hold `n` elements: the first ones it held stay, new
-  /// ones are unspecified. Its shadow, if any, is sized too: its first
-  /// elements stay, new ones are zero. Returns n.
+  /// Makes the buffer hold `n` elements: the first ones it held stay, as
+  /// do those it held before it last shrank; others are unspecified. Its
+  /// shadow, if any, is sized too: its elements stay, and those it never
+  /// held are zero. Returns n.
   std::size_t allocate(std::size_t n) {
     if (n > capacity_ / sizeof(T)) {
       std::size_t capacity = 0;
       T *fresh = static_cast<T *>(takeBlock(n * sizeof(T), capacity));
       if (data_) {
-        std::memcpy(fresh, data_, size_ * sizeof(T));
+        std::memcpy(fresh, data_, reached_ * sizeof(T));
         giveBlock(data_, capacity_);
       }
       data_ = fresh;
       capacity_ = capacity;
     }
     size_ = n;
+    if (n > reached_)
+      reached_ = n;
     if (shadow_)
       shadow_->grownWithZeros(n);
     return n;
@@ -69,7 +76,7 @@ protected:
     std::memset(static_cast<void *>(data_), 0, n * sizeof(T));
   }
   void grownWithZeros(std::size_t n) {
-    std::size_t old = size_;
+    std::size_t old = reached_;
     allocate(n);
     if (n > old)
       std::memset(static_cast<void *>(data_ + old), 0, (n - old) * sizeof(T));
@@ -79,12 +86,13 @@ private:
   friend class Shadow<T>;
   T *data_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t reached_ = 0; // the most elements it held: those it keeps
   std::size_t capacity_ = 0;
   Buffer *shadow_ = nullptr;
 };
 
 /// The adjoint or tangent of a Buffer: as many elements as `primal`, zero
-/// when the primal is sized.
+/// where it never held one.
 template <class T> class Shadow : public Buffer<T> {
 public:
   explicit Shadow(Buffer<T> &primal) : primal_(primal) {

@@ -3,6 +3,7 @@
 // hoisted locals, and the analyses (summaries, activity, to-be-recorded).
 #include "LowerSnippet.h"
 #include "analysis/Activity.h"
+#include "analysis/Appends.h"
 #include "analysis/Summaries.h"
 #include "analysis/ToBeRecorded.h"
 #include "ir/Printer.h"
@@ -136,6 +137,48 @@ TEST_CASE("counted loops and hoisted locals", "[passes]") {
   CHECK(findVar(locals, "a"));          // declared in a loop body, now at the top
   CHECK(findVar(locals, "j"));
   CHECK_FALSE(findVar(locals, "i")); // a counted loop keeps its own index
+}
+
+TEST_CASE("appends: loops that only push_back onto a vector local", "[analysis][appends]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <vector>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      std::vector<double> h, g, f, e;
+      h.push_back(1.0); g.push_back(1.0); f.push_back(1.0); e.push_back(1.0);
+      for (int i = 0; i < n; ++i) {
+        h.push_back(x[i] * h[i / 2]);
+        if (x[i] > 0) { h.push_back(x[i]); h.back() *= 2.0; }
+        g.push_back(x[i]);
+        g[0] = x[i];
+        f.push_back(x[i]);
+        if (i % 2) f.pop_back();
+        e.resize(i + 2, x[i]);
+      }
+      return h[0] + g[0] + f[0] + e[0];
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  prepare(k, l->module);
+  StmtRef loop;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::For && !loop)
+      loop = s;
+  });
+  REQUIRE(loop);
+  auto vector = [&](const std::string &name) {
+    Var *found = nullptr;
+    forEachStmt(k.body, [&](const StmtRef &s) {
+      if (s->kind == StmtKind::Assign && s->lhs->var->name == name && s->lhs->var->ownsStorage)
+        found = s->lhs->var;
+    });
+    return found;
+  };
+  REQUIRE(vector("h"));
+  CHECK(onlyAppends(loop, vector("h")));       // push_back, and the new last element
+  CHECK_FALSE(onlyAppends(loop, vector("g"))); // writes an element it had
+  CHECK_FALSE(onlyAppends(loop, vector("f"))); // shrinks
+  CHECK_FALSE(onlyAppends(loop, vector("e"))); // sets its size
 }
 
 TEST_CASE("summaries see through nested calls", "[analysis]") {

@@ -442,6 +442,20 @@ TEST_CASE("buffers of std::vector locals: sizing, shadows, pool reuse, tape roun
     CHECK(d.size() == 1000);
     CHECK(d[0] == 1.0);
     CHECK(d[999] == 0.0);
+    // A replay shrinks and regrows a vector: the shadow keeps what the
+    // reverse sweep added there, and zeroes only memory it never held,
+    // also when growing past its block moves it.
+    d[900] = 2.5;
+    v.allocate(10);
+    v.allocate(950);
+    CHECK(d[900] == 2.5);
+    d[999] = 3.0;
+    v.allocate(5000);
+    CHECK(d[900] == 2.5);
+    CHECK(d[999] == 3.0);
+    CHECK(v[99] == 49.5);
+    CHECK(d[4999] == 0.0);
+    v.allocate(1000);
     // The tape carries the elements and their count.
     Tape tape;
     tape.push(1.5);

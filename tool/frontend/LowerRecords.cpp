@@ -218,8 +218,7 @@ void Lowering::declareLeaf(Var *v, std::vector<StmtRef> &out) {
 }
 
 void Lowering::resizeBuffer(Var *v, std::vector<StmtRef> &out) {
-  out.push_back(eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
-                            {wholeVarRef(v), varRef(v->sizeVar)})));
+  out.push_back(sizeStorage(v));
   out.push_back(refreshElements(v));
 }
 

@@ -297,6 +297,17 @@ bool isRefresh(const StmtRef &s, Var *&v) {
   return true;
 }
 
+StmtRef sizeStorage(Var *v) {
+  return eval(opaque("cgp::rt::allocate", ScalarType::voidType(),
+                     {wholeVarRef(v), varRef(v->sizeVar)}));
+}
+
+bool isStorageUpkeep(const StmtRef &s) {
+  Var *v = nullptr;
+  return isRefresh(s, v) || (s && s->kind == StmtKind::Eval && s->value->kind == ExprKind::Opaque &&
+                             s->value->calleeName == "cgp::rt::allocate");
+}
+
 StmtRef assertion(ExprRef cond) {
   return eval(opaque("assert", ScalarType::voidType(), {std::move(cond)}));
 }

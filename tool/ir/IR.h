@@ -371,6 +371,13 @@ StmtRef raw(std::string text);
 StmtRef refreshElements(Var *v);
 /// True for refreshElements' statements; sets `v` to the local.
 bool isRefresh(const StmtRef &s, Var *&v);
+/// `cgp::rt::allocate(v_storage, v_size);`: sizes the Buffer of a
+/// std::vector local to its size variable (and its Shadow with it).
+StmtRef sizeStorage(Var *v);
+/// True for sizeStorage's and refreshElements' statements: they follow the
+/// vector's size variable and read no element, so running them again (a
+/// replay from a snapshot) leaves what running them once left.
+bool isStorageUpkeep(const StmtRef &s);
 
 /// A Block that stays a block (its own C++ scope) inside another one.
 StmtRef scope(std::vector<StmtRef> stmts);

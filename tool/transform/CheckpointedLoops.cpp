@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
 
+#include "analysis/Appends.h"
 #include "analysis/Liveness.h"
 #include "analysis/RowWrites.h"
 #include "analysis/WrittenSpans.h"
@@ -205,8 +206,9 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   bool opaqueStatement = false;
   auto findOpaque = [&](const StmtRef &n) {
     opaqueStatement |= n->kind == StmtKind::Eval && n->value->kind == ExprKind::Opaque &&
-                       !isProfileHook(n) && // the runtime does not count replays
-                       !isAssertion(n);     // a check runs again as it ran
+                       !isProfileHook(n) &&   // the runtime does not count replays
+                       !isAssertion(n) &&     // a check runs again as it ran
+                       !isStorageUpkeep(n);   // a vector sized again to its size
   };
   forEachStmt(s->body, findOpaque);
   forEachStmt(s->step, findOpaque);
@@ -260,9 +262,13 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
       continue;
     if (v->ownsStorage && v->origin == Var::Local && !options_.device) {
       // A std::vector local: its snapshot holds its elements, as many as
-      // it has when the loop starts; a loop that resizes it is taped.
+      // it has when the loop starts. One the loop only appends to needs
+      // none: its size, in the state, is enough (Appends.h).
       if (written.count(v->sizeVar)) {
-        why = "it changes the size of the std::vector '" + sourceName(*v) + "'";
+        if (!writtenByCall.count(v) && onlyAppends(s, v))
+          continue;
+        why = "it changes the size of the std::vector '" + sourceName(*v) +
+              "' other than by push_back";
         return false;
       }
     } else if (v->isPointer() && v->origin == Var::Param) {
@@ -499,12 +505,20 @@ bool SweepBuilder::addReplayInputs() {
     std::vector<Var *> read;
     forEachStmt(s, [&](const StmtRef &n) {
       collectWrites(n, sums_, written, unused);
+      if (isStorageUpkeep(n)) // reads the vector's storage, not its elements
+        return;
       for (const ExprRef &e : ownExprs(n))
         collectVars(e, read);
     });
+    // A vector the loop only appends to keeps, for its replays, the
+    // elements it had: they are read as if the loop did not write them.
+    auto replayReads = [&](const Var *v) {
+      return !written.count(v) || (v->ownsStorage && v->origin == Var::Local &&
+                                   !unused.count(v) && onlyAppends(s, v));
+    };
     VarSet &atEnd = reads_[s.get()];
     for (Var *v : read)
-      if (!written.count(v) && !(counted && v == s->counted.index) && !adj_.isGenerated(v) &&
+      if (replayReads(v) && !(counted && v == s->counted.index) && !adj_.isGenerated(v) &&
           atEnd.insert(v).second)
         added = true;
   });

@@ -17,23 +17,51 @@ Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape
   return m.newVar(v);
 }
 
-void refreshShadows(StmtRef &body, const std::function<Var *(const Var *)> &shadowFor) {
-  forEachStmt(body, [&](const StmtRef &s) {
-    auto fix = [&](std::vector<StmtRef> &list) {
-      for (size_t i = 0; i < list.size(); ++i) {
-        Var *v = nullptr;
-        if (!isRefresh(list[i], v))
-          continue;
-        if (Var *shadow = shadowFor(v)) {
-          list.insert(list.begin() + static_cast<long>(i) + 1, refreshElements(shadow));
-          ++i;
-        }
+/// `s` with a refresh of the shadow after each refresh of a primal in it;
+/// `s` itself when it holds none.
+static StmtRef withShadowRefreshes(const StmtRef &s,
+                                   const std::function<Var *(const Var *)> &shadowFor) {
+  if (!s)
+    return s;
+  bool changed = false;
+  auto list = [&](const std::vector<StmtRef> &in) {
+    std::vector<StmtRef> out;
+    out.reserve(in.size());
+    for (const StmtRef &c : in) {
+      out.push_back(withShadowRefreshes(c, shadowFor));
+      changed |= out.back() != c;
+      Var *v = nullptr;
+      if (Var *shadow = isRefresh(c, v) ? shadowFor(v) : nullptr) {
+        out.push_back(refreshElements(shadow));
+        changed = true;
       }
-    };
-    fix(s->stmts);
-    for (SwitchCase &c : s->cases)
-      fix(c.body);
-  });
+    }
+    return out;
+  };
+  std::vector<StmtRef> stmts = list(s->stmts);
+  std::vector<SwitchCase> cases = s->cases;
+  for (SwitchCase &c : cases)
+    c.body = list(c.body);
+  StmtRef parts[] = {s->init, s->step, s->body, s->elseBody};
+  for (StmtRef &p : parts) {
+    StmtRef r = withShadowRefreshes(p, shadowFor);
+    changed |= r != p;
+    p = r;
+  }
+  if (!changed)
+    return s;
+  auto copy = std::make_shared<StmtNode>(*s);
+  copy->stmts = std::move(stmts);
+  copy->cases = std::move(cases);
+  copy->init = parts[0];
+  copy->step = parts[1];
+  copy->body = parts[2];
+  copy->elseBody = parts[3];
+  return copy;
+}
+
+void refreshShadows(StmtRef &body, const std::function<Var *(const Var *)> &shadowFor) {
+  body = withShadowRefreshes(body, shadowFor);
 }
 
 Var *makeShadow(Module &m, const std::string &name, Var *primal) {

@@ -21,13 +21,14 @@ namespace cgp {
 Var *makeVar(Module &m, const std::string &name, const ScalarType &t, Var::Shape shape,
              Var::Origin origin, std::vector<int64_t> dims = {});
 
-/// A scalar temporary of generated code (`const` when `isConst`).
 /// After each refresh of a std::vector local's elements pointer in `body`,
 /// refreshes that of its shadow (`shadowFor(v)`, null for none) too: a
-/// Shadow is sized with its primal.
+/// Shadow is sized with its primal. Statements it changes are copied (the
+/// sweeps share statements with the primal and with each other).
 void refreshShadows(StmtRef &body, const std::function<Var *(const Var *)> &shadowFor);
 /// The adjoint or tangent `name` of a std::vector local (Var::ownsStorage).
 Var *makeShadow(Module &m, const std::string &name, Var *primal);
+/// A scalar temporary of generated code (`const` when `isConst`).
 Var *makeTemp(Module &m, const std::string &name, const ScalarType &t, bool isConst = false);
 
 /// `double x = 0.0;`, `int i = 0;`, `double a[4] = {};`
