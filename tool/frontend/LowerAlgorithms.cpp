@@ -125,13 +125,22 @@ ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algor
                  "begin()/end() of a std::vector or std::array (plus or minus a count)");
 }
 
-ExprRef Lowering::rangeEnd(const clang::Expr *firstArg, const ExprRef &first,
-                             const ExprRef &last, const std::string &algorithm) {
+Lowering::IteratorRange Lowering::iteratorRange(const clang::Expr *firstArg,
+                                                const clang::Expr *lastArg,
+                                                const std::string &algorithm) {
+  ExprRef first = iteratorAddress(firstArg, algorithm);
+  ExprRef last = iteratorAddress(lastArg, algorithm);
   if (first->var != last->var)
     unsupported(firstArg, "the range of 'std::" + algorithm + "' starts in '" + first->var->name +
                               "' and ends in '" + last->var->name + "'; both ends must be in "
                               "one buffer");
-  return last->operands[0];
+  return {first, last->operands[0]};
+}
+
+void Lowering::requireStatementsBefore(const clang::Expr *e, const std::string &what) {
+  if (!sideEffects_ || lazy_)
+    unsupported(e, what + " is not supported here (a condition, or a side of '&&', '||' or "
+                          "'?:'); give its value to a local first");
 }
 
 /// The element at `offset + k` of the buffer an address names.
@@ -152,12 +161,15 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   };
   // fill(first, last, value), fill_n(first, count, value), iota(first, last, value)
   if ((name == "fill" || name == "fill_n" || name == "iota") && n == 3) {
-    ExprRef first = iteratorAddress(e->getArg(0), name);
-    ExprRef last = name == "fill_n"
-                       ? address(first->var, plus(first->operands[0],
-                                                  asInt(lowerExpr(e->getArg(1)))))
-                       : iteratorAddress(e->getArg(1), name);
-    ExprRef end = rangeEnd(e->getArg(0), first, last, name);
+    ExprRef first, end;
+    if (name == "fill_n") {
+      first = iteratorAddress(e->getArg(0), name);
+      end = plus(first->operands[0], asInt(lowerExpr(e->getArg(1))));
+    } else {
+      const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+      first = range.first;
+      end = range.end;
+    }
     writable(e->getArg(0), first);
     // The value is evaluated once (fill takes it by reference, iota by value).
     const clang::Expr *valueArg = e->getArg(2);
@@ -178,8 +190,8 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   // transform(first, last, out, op), transform(first1, last1, first2, out, op)
   if (name == "transform" && (n == 4 || n == 5)) {
     bool binaryOp = n == 5;
-    ExprRef first = iteratorAddress(e->getArg(0), name);
-    ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+    const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+    ExprRef first = range.first, end = range.end;
     ExprRef second = binaryOp ? iteratorAddress(e->getArg(2), name) : nullptr;
     const clang::Expr *outArg = e->getArg(binaryOp ? 3 : 2);
     ExprRef to = iteratorAddress(outArg, name);
@@ -209,8 +221,8 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   // for_each(first, last, f): f called on each element, for what it does
   // to what it captures by reference.
   if (name == "for_each" && n == 3) {
-    ExprRef first = iteratorAddress(e->getArg(0), name);
-    ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+    const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+    ExprRef first = range.first, end = range.end;
     std::vector<StmtRef> out;
     ExprRef op = lambdaOperation(e->getArg(2), e, 1, out);
     out.push_back(rangeLoop(name, first->operands[0], end, [&](ExprRef k) {
@@ -220,14 +232,16 @@ StmtRef Lowering::lowerAlgorithmStmt(const clang::CallExpr *e) {
   }
   // copy(first, last, out), copy_n(first, count, out)
   if ((name == "copy" || name == "copy_n") && n == 3) {
-    ExprRef first = iteratorAddress(e->getArg(0), name);
-    ExprRef count;
+    ExprRef first, count;
     if (name == "copy_n") {
+      first = iteratorAddress(e->getArg(0), name);
       count = asInt(lowerExpr(e->getArg(1)));
     } else {
-      ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
-      count = isInteger(first->operands[0], 0) ? end
-                                               : binary(BinaryOp::Sub, end, first->operands[0]);
+      const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+      first = range.first;
+      count = isInteger(first->operands[0], 0)
+                  ? range.end
+                  : binary(BinaryOp::Sub, range.end, first->operands[0]);
     }
     ExprRef to = iteratorAddress(e->getArg(2), name);
     writable(e->getArg(2), to);
@@ -280,12 +294,10 @@ ExprRef Lowering::lowerExtremeElement(const clang::Expr *iterator, const clang::
   if (e->getNumArgs() != 2)
     unsupported(e, "'std::" + name + "' with a comparison of its own is not supported; write "
                    "the loop");
-  if (!sideEffects_ || lazy_)
-    unsupported(e, "'std::" + name + "' is not supported here (a condition, or a side of '&&', "
-                   "'||' or '?:'); give its value to a local first");
+  requireStatementsBefore(e, "'std::" + name + "'");
   SourcePos pos = position(e->getBeginLoc());
-  ExprRef first = iteratorAddress(e->getArg(0), name);
-  ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+  const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+  ExprRef first = range.first, end = range.end;
   ExprRef origin;
   if (from) { // std::distance(from, it): the position from `from`, in the same buffer
     origin = iteratorAddress(from, "distance");
@@ -330,9 +342,7 @@ ExprRef Lowering::lowerListExtreme(const clang::CallExpr *e, bool largest,
   const std::string name = largest ? "std::max" : "std::min";
   if (!elements || elements->getNumInits() == 0)
     unsupported(e, "'" + name + "' of this list is not supported; list its values");
-  if (!sideEffects_ || lazy_)
-    unsupported(e, "'" + name + "' of a list is not supported here (a condition, or a side of "
-                   "'&&', '||' or '?:'); give its value to a local first");
+  requireStatementsBefore(e, "'" + name + "' of a list");
   SourcePos pos = position(e->getBeginLoc());
   // The list's elements are all evaluated first, in order; then, as
   // libstdc++'s max_element (min_element) over them, the running extreme
@@ -379,12 +389,10 @@ ExprRef Lowering::lowerAlgorithmValue(const clang::CallExpr *e) {
   if (n > 0 && e->getArg(0)->getType().getAsString().find("execution") != std::string::npos)
     unsupported(e, "'std::" + name + "' with an execution policy is not supported; call it "
                    "without one");
-  if (!sideEffects_ || lazy_)
-    unsupported(e, "'std::" + name + "' is not supported here (a condition, or a side of '&&', "
-                   "'||' or '?:'); give its value to a local first");
+  requireStatementsBefore(e, "'std::" + name + "'");
   SourcePos pos = position(e->getBeginLoc());
-  ExprRef first = iteratorAddress(e->getArg(0), name);
-  ExprRef end = rangeEnd(e->getArg(0), first, iteratorAddress(e->getArg(1), name), name);
+  const IteratorRange range = iteratorRange(e->getArg(0), e->getArg(1), name);
+  ExprRef first = range.first, end = range.end;
   const bool twoRanges = inner || pairs;
   ExprRef other = twoRanges ? iteratorAddress(e->getArg(2), name) : nullptr;
   const unsigned initAt = twoRanges ? 3 : 2;

@@ -567,8 +567,8 @@ Lowering::VectorInit Lowering::vectorContents(const std::vector<const clang::Exp
                                           : intLit(0, c.elem);
     out.valueAt = [value](ExprRef) { return value; };
   } else if (args.size() == 2) { // (first, last): a range of one buffer
-    ExprRef first = iteratorAddress(args[0], "vector");
-    ExprRef end = rangeEnd(args[0], first, iteratorAddress(args[1], "vector"), "vector");
+    const IteratorRange range = iteratorRange(args[0], args[1], "vector");
+    ExprRef first = range.first, end = range.end;
     ExprRef from = first->operands[0];
     bool fromZero = from->kind == ExprKind::IntLit && from->intValue == 0;
     out.count = convert(fromZero ? end : binary(BinaryOp::Sub, end, from), sizeElem);

@@ -595,9 +595,17 @@ private:
   ExprRef lowerListExtreme(const clang::CallExpr *e, bool largest, const ScalarType &type);
   /// The place an iterator or pointer of a range points to (an Address).
   ExprRef iteratorAddress(const clang::Expr *e, const std::string &algorithm);
-  /// The offset where a range ends, both ends being in one buffer.
-  ExprRef rangeEnd(const clang::Expr *firstArg, const ExprRef &first, const ExprRef &last,
-                   const std::string &algorithm);
+  /// A range of one buffer given by two iterators: the place the first
+  /// points to (an Address) and the offset where the range ends.
+  struct IteratorRange {
+    ExprRef first, end;
+  };
+  IteratorRange iteratorRange(const clang::Expr *firstArg, const clang::Expr *lastArg,
+                              const std::string &algorithm);
+  /// Stops with an error naming `what` (a call that becomes a loop) where
+  /// no statement can go before the expression being lowered: a condition,
+  /// or a side of `&&`, `||` or `?:`.
+  void requireStatementsBefore(const clang::Expr *e, const std::string &what);
   /// A scalar local of the function being lowered (LowerContainers.cpp).
   Var *newLocal(const std::string &name, const ScalarType &type, const SourcePos &pos);
   /// The arguments a container argument gives a container parameter `param`

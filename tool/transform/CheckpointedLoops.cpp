@@ -1,8 +1,10 @@
 //===- CheckpointedLoops.cpp - loops reversed from snapshots --------------===//
 //
 // A counted loop of a kernel, whose trip count is known at its entry and
-// whose body writes only scalars, local arrays and a span of the caller's
-// buffers known at its entry (its "state"), gets two
+// whose body writes only scalars, local arrays, std::vector locals (their
+// elements, or only the size of one it appends to: analysis/Appends.h) and
+// a span of the caller's buffers known at its entry (SpanCode.cpp; its
+// "state"), gets two
 // ways to be reversed, chosen at run time by the runtime's
 // planLoopReversal() against the memory budget:
 //
@@ -311,131 +313,6 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
   else
     rowsInPlace_[s.get()] = inPlace;
   return true;
-}
-
-/// The constant of `p`, if it is one.
-static std::optional<int64_t> constantOf(const Polynomial &p) {
-  if (p.empty())
-    return 0;
-  if (p.size() == 1 && p.begin()->first.empty())
-    return p.begin()->second;
-  return std::nullopt;
-}
-
-/// How many elements `span` holds, when every index and range in it is a
-/// constant; 0 otherwise.
-static int64_t knownSpanLength(const WrittenSpan &span) {
-  std::optional<int64_t> first, end;
-  for (const SpanWrite &w : span.writes) {
-    std::optional<int64_t> low = constantOf(w.base), high = low;
-    for (const SpanLoop &l : w.loops) {
-      std::optional<int64_t> c = constantOf(l.coefficient), lowest = constantOf(l.lowest),
-                             highest = constantOf(l.highest);
-      if (!c || !lowest || !highest || !low || *highest < *lowest)
-        return 0;
-      *low += std::min(*c * *lowest, *c * *highest);
-      *high += std::max(*c * *lowest, *c * *highest);
-    }
-    if (!low)
-      return 0;
-    first = first ? std::min(*first, *low) : *low;
-    end = end ? std::max(*end, *high + 1) : *high + 1;
-  }
-  return first ? *end - *first : 0;
-}
-
-Var *SweepBuilder::spanVar(const StmtRef &s, const Var *buffer, std::string &why) const {
-  auto [at, fresh] = spans_.try_emplace({s.get(), buffer});
-  auto &[span, var] = at->second;
-  if (fresh) {
-    span = analyzeWrittenSpan(f_, s, buffer);
-    if (span.why.empty()) {
-      var = newRuntimeObject(adj_.module(), buffer->name + "_span", "cgp::rt::ElementSpan");
-      var->spanOf = const_cast<Var *>(buffer);
-      var->spelling = "the elements of " + sourceName(*buffer) + " it overwrites";
-      var->extent = knownSpanLength(span);
-    }
-  }
-  // An index that moves with the loop's is a row per iteration or nothing
-  // understood: RowWrites.h says why better.
-  if (!var && !span.movesWithLoop)
-    why = "it writes the caller's memory ('" + sourceName(*buffer) + "') " + span.why;
-  return var;
-}
-
-std::vector<StmtRef> SweepBuilder::spanCode(const StmtRef &s,
-                                            const std::vector<Var *> &state) const {
-  std::vector<StmtRef> code;
-  const ScalarType i64 = ScalarType::int64Type();
-  for (Var *var : state) {
-    if (!var->spanOf)
-      continue;
-    const WrittenSpan &span = spans_.at({s.get(), var->spanOf}).first;
-    code.push_back(comment("the elements of " + var->spanOf->name +
-                           " the loop overwrites, which its snapshots hold"));
-    code.push_back(decl(var));
-    for (const SpanWrite &w : span.writes) {
-      // Each index from its lowest to its highest value: a constant
-      // coefficient says which end gives the least element, else both ends
-      // are compared when the code runs.
-      Polynomial low = w.base, high = w.base;
-      std::vector<ExprRef> lowEnds, highEnds;
-      // It writes only when the loops around it run: a condition for each
-      // loop not known to run, unless it is the only one and its index the
-      // only one the element depends on (then the span is empty anyway).
-      std::vector<ExprRef> runs;
-      int terms = 0;
-      bool simple = true;
-      for (const SpanLoop &l : w.loops) {
-        Polynomial width = l.highest;
-        for (const auto &[m, k] : l.lowest)
-          addTo(width, m, -k);
-        std::optional<int64_t> knownWidth = constantOf(width);
-        std::optional<int64_t> c = constantOf(l.coefficient);
-        if (!l.coefficient.empty()) {
-          ++terms;
-          simple &= c.has_value();
-        }
-        if (!knownWidth || *knownWidth < 0) {
-          // highest - lowest >= 0, said as `n > 0` for `0 <= n - 1`.
-          const Monomial one;
-          const int64_t k = width.count(one) ? width.at(one) : 0;
-          width.erase(one);
-          runs.push_back(-k - 1 >= 0
-                             ? binary(BinaryOp::Gt, polynomialExpr(width), intLit(-k - 1, i64))
-                             : binary(BinaryOp::Ge, polynomialExpr(width), intLit(-k, i64)));
-          simple &= !l.coefficient.empty();
-        }
-        if (l.coefficient.empty())
-          continue;
-        if (c) {
-          for (const auto &[m, k] : product(l.coefficient, *c > 0 ? l.lowest : l.highest))
-            addTo(low, m, k);
-          for (const auto &[m, k] : product(l.coefficient, *c > 0 ? l.highest : l.lowest))
-            addTo(high, m, k);
-          continue;
-        }
-        ExprRef atLowest = polynomialExpr(product(l.coefficient, l.lowest));
-        ExprRef atHighest = polynomialExpr(product(l.coefficient, l.highest));
-        lowEnds.push_back(opaque("std::min<std::int64_t>", i64, {atLowest, atHighest}));
-        highEnds.push_back(opaque("std::max<std::int64_t>", i64, {atLowest, atHighest}));
-      }
-      if (simple && terms == 1 && runs.size() == 1)
-        runs.clear();
-      addTo(high, {}, 1);
-      ExprRef first = polynomialExpr(low), end = polynomialExpr(high);
-      for (const ExprRef &e : lowEnds)
-        first = binary(BinaryOp::Add, first, e);
-      for (const ExprRef &e : highEnds)
-        end = binary(BinaryOp::Add, end, e);
-      StmtRef add = eval(method(var, "add", ScalarType::voidType(), {first, end}));
-      ExprRef cond;
-      for (const ExprRef &r : runs)
-        cond = cond ? binary(BinaryOp::LAnd, cond, r) : r;
-      code.push_back(cond ? ifStmt(cond, block({add})) : add);
-    }
-  }
-  return code;
 }
 
 std::string SweepBuilder::stateText(const StmtRef &s, const std::vector<Var *> &state,
