@@ -2,10 +2,16 @@
 // loop that collects a history with push_back (and reads back elements it
 // appended earlier), a while loop that records every residual until it
 // converges, an inner loop appending to a vector declared in the outer
-// loop's body, and a history that the code after the loop overwrites. Such
+// loop's body, a history that the code after the loop overwrites, a work
+// vector that every step empties and fills again, a stack popped in the
+// loop, and vectors resized but never beyond their size (a struct copied
+// and assigned back). Such
 // a loop writes only elements the vector did not have at an iteration's
 // entry, so its snapshots hold the vector's size and no element: a replay
-// writes the same values again beyond it. check-strategies runs them under
+// writes the same values again beyond it (the work vector's old elements
+// are never read: its snapshots hold nothing of it; the stack's elements
+// do not change, only its size; a vector that never grows has snapshots of
+// the elements it has at the loop's entry). check-strategies runs them under
 // budgets of 2 KiB, 64 KiB and 1 MiB and requires the same bits, and a peak
 // within the budget, and under a half and an eighth of store-all's peak,
 // strictly within them.
@@ -107,6 +113,77 @@ double overwritten(const double* x, int n, int steps) {
   return h[0] + pos;
 }
 
+// Each step empties a work vector declared before the loop and fills it
+// again: its old elements are never read, so the snapshots hold nothing of
+// it; the code after the loop reads what the last step left. (Where the
+// reverse sweep needs the elements each step overwrites, the forward sweep
+// tapes them, and the loop is taped: a replay would tape other values.)
+// CHECK-LABEL: double refill_grad(
+// CHECK: snapshots of its state (work_size, carry)
+// CHECK-NOT: putElements(work
+CGP_GRAD(x)
+CGP_JVP(x)
+double refill(const double* x, int n, int steps) {
+  std::vector<double> work;
+  double carry = 0.3;
+  for (int t = 0; t < steps; ++t) {
+    work.clear();
+    for (int i = 0; i < n; ++i)
+      work.push_back(std::sin(carry + x[i] * 0.1 * (t % 7)));
+    double s = 0;
+    for (double w : work)
+      s += w;
+    carry = 0.8 * carry + 0.05 * s * s;
+  }
+  return carry + work[0] - 2.0 * work[n - 1];
+}
+
+// A loop that pops elements off a stack and reads them: only the size
+// changes, and the snapshots hold it.
+CGP_GRAD(x)
+CGP_JVP(x)
+double unwind(const double* x, int n, int steps) {
+  std::vector<double> stack(x, x + n);
+  double e = 0;
+  for (int t = 0; t < steps; ++t) {
+    e = std::sin(stack.back() * e + 0.01 * t) + 0.5 * stack[0];
+    if (t % 50 == 49 && stack.size() > 1)
+      stack.pop_back();
+  }
+  return e;
+}
+
+// A struct holding a vector, copied at every step and assigned back (its
+// size set, never past what it was), and a stack popped whose top is then
+// overwritten: the snapshots hold the elements each has at the loop's
+// entry, and its size.
+// CHECK-LABEL: double leapfrog_grad(
+// CHECK: s_q_span.add(0, s_q_size);
+struct Chain {
+  std::vector<double> q;
+  double time;
+};
+
+CGP_GRAD(x)
+CGP_JVP(x)
+double leapfrog(const double* x, int n, int steps) {
+  Chain s;
+  s.q.assign(x, x + n);
+  s.time = 0;
+  std::vector<double> stack(x, x + n);
+  for (int t = 0; t < steps; ++t) {
+    Chain next = s;
+    for (int i = 0; i < n; ++i)
+      next.q[i] = s.q[i] + 0.05 * std::sin(s.q[(i + 1) % n] * stack.back());
+    next.time = s.time + 0.1;
+    s = next;
+    if (t % 40 == 39 && stack.size() > 1)
+      stack.pop_back();
+    stack.back() = std::cos(stack.back() + 0.01 * s.q[0]);
+  }
+  return s.q[0] * s.time + s.q[n - 1] + stack[0];
+}
+
 #ifndef __CGP_AD__
 #include "check.h"
 
@@ -141,6 +218,30 @@ int main() {
     c.primal([&] { return overwritten(x.data(), 4, 2000); });
     c.grad([&](cgp_test::Grads& d) { return overwritten_grad(x.data(), 4, 2000, d.f64("x")); });
     c.jvp([&](cgp_test::Tangents& t) { return overwritten_jvp(x.data(), 4, 2000, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("refill (a work vector emptied and filled at every step)");
+    std::vector<double>& x = c.in("x", 6, -0.8, 0.8);
+    c.primal([&] { return refill(x.data(), 6, 800); });
+    c.grad([&](cgp_test::Grads& d) { return refill_grad(x.data(), 6, 800, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return refill_jvp(x.data(), 6, 800, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("unwind (a stack popped in the loop)");
+    std::vector<double>& x = c.in("x", 12, -0.8, 0.8);
+    c.primal([&] { return unwind(x.data(), 12, 500); });
+    c.grad([&](cgp_test::Grads& d) { return unwind_grad(x.data(), 12, 500, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return unwind_jvp(x.data(), 12, 500, t.f64("x")); });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("leapfrog (a struct's vector copied back, a stack popped and overwritten)");
+    std::vector<double>& x = c.in("x", 5, -0.8, 0.8);
+    c.primal([&] { return leapfrog(x.data(), 5, 300); });
+    c.grad([&](cgp_test::Grads& d) { return leapfrog_grad(x.data(), 5, 300, d.f64("x")); });
+    c.jvp([&](cgp_test::Tangents& t) { return leapfrog_jvp(x.data(), 5, 300, t.f64("x")); });
     c.run();
   }
   return cgp_test::finish();

@@ -179,6 +179,94 @@ TEST_CASE("appends: loops that only push_back onto a vector local", "[analysis][
   CHECK_FALSE(onlyAppends(loop, vector("g"))); // writes an element it had
   CHECK_FALSE(onlyAppends(loop, vector("f"))); // shrinks
   CHECK_FALSE(onlyAppends(loop, vector("e"))); // sets its size
+  CHECK_FALSE(clearedFirst(loop, vector("h")));
+  // Only h never shrinks: its push_backs write memory it never held (not
+  // `h.back() *= 2.0`, which reads the element it writes).
+  std::set<const StmtNode *> fresh = freshElementWrites(k);
+  std::set<const Var *> freshVectors;
+  for (const StmtNode *s : fresh)
+    freshVectors.insert(s->lhs->var);
+  CHECK(freshVectors == std::set<const Var *>{vector("h"), vector("g")});
+  size_t hWrites = 0;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->var == vector("h"))
+      hWrites += fresh.count(s.get()) ? 1 : 0;
+  });
+  CHECK(hWrites == 3); // before the loop, and two in it
+}
+
+TEST_CASE("appends: a vector emptied first at every iteration", "[analysis][appends]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <vector>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      std::vector<double> work, kept;
+      double s = 0;
+      for (int t = 0; t < n; ++t) {
+        work.clear();
+        s += kept.empty() ? 0.0 : kept.back();
+        kept.clear();
+        for (int i = 0; i < n; ++i) { work.push_back(x[i] * s); kept.push_back(s); }
+        for (double w : work) s += w;
+      }
+      return s;
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  prepare(k, l->module);
+  StmtRef loop;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::For && !loop)
+      loop = s;
+  });
+  REQUIRE(loop);
+  Var *work = nullptr, *kept = nullptr;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->var->ownsStorage)
+      (s->lhs->var->name == "work" ? work : kept) = s->lhs->var;
+  });
+  REQUIRE(work);
+  REQUIRE(kept);
+  CHECK(clearedFirst(loop, work));
+  CHECK_FALSE(clearedFirst(loop, kept)); // read before it is emptied
+  CHECK(freshElementWrites(k).empty());  // both shrink
+  CHECK_FALSE(sizeNeverGrows(loop, work)); // refilled past its size
+}
+
+TEST_CASE("appends: vectors resized, never past their size", "[analysis][appends]") {
+  auto l = lowerSnippet(R"(
+    #include <cgp/cgp.h>
+    #include <vector>
+    CGP_GRAD(x) double k(const double *x, int n) {
+      std::vector<double> a(x, x + n), b(x, x + n), c(x, x + n);
+      for (int t = 0; t < n; ++t) {
+        std::vector<double> next = a;
+        next[0] += 1.0;
+        a = next;
+        if (b.size() > 1) b.pop_back();
+        b.back() = x[t];
+        if (t % 2) c.pop_back(); else c.push_back(x[t]);
+      }
+      return a[0] + b[0] + c[0];
+    })");
+  REQUIRE_FALSE(l->hasErrors);
+  Function &k = *l->kernels[0];
+  prepare(k, l->module);
+  StmtRef loop;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::For && s->counted.index && s->counted.index->name == "t")
+      loop = s;
+  });
+  REQUIRE(loop);
+  std::map<std::string, Var *> vectors;
+  forEachStmt(k.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->var->ownsStorage)
+      vectors[s->lhs->var->name] = s->lhs->var;
+  });
+  REQUIRE(vectors.count("a"));
+  CHECK(sizeNeverGrows(loop, vectors["a"]));       // a copy of it assigned back
+  CHECK(sizeNeverGrows(loop, vectors["b"]));       // popped
+  CHECK_FALSE(sizeNeverGrows(loop, vectors["c"])); // popped or grown
 }
 
 TEST_CASE("summaries see through nested calls", "[analysis]") {

@@ -1,4 +1,4 @@
-//===- Appends.h - std::vector locals a loop only appends to ---*- C++ -*-===//
+//===- Appends.h - vector locals a loop resizes, kept out of snapshots -*- C++ -*-===//
 //
 // A loop that collects a history (`trail.push_back(pos)` at every step)
 // changes the size of a std::vector local, so a snapshot of its elements
@@ -16,11 +16,28 @@
 // entry. Sizes that shrink or are set (pop_back, resize, clear, assign) and
 // any other element written fail the proof.
 //
+// A loop that empties the vector first at every iteration (`v.clear()`,
+// then push_back) reads no element it had at the iteration's entry: its
+// snapshots need neither the elements nor the size.
+//
+// A loop that resizes a vector it overwrites, but never beyond the size the
+// vector had at the iteration's entry (a struct holding it copied and
+// assigned back, a stack popped), has snapshots of a size known at the
+// loop's entry: the elements the vector holds there (sizeNeverGrows).
+//
+// The first two do not hold where the forward sweep tapes what the loop
+// overwrites: a
+// replay would tape other values. A push_back onto a vector that never
+// shrinks writes memory the vector never held, whose old value no one
+// reads: those writes tape nothing (freshElementWrites).
+//
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_APPENDS_H
 #define CGP_ANALYSIS_APPENDS_H
 
 #include "ir/IR.h"
+
+#include <set>
 
 namespace cgp {
 
@@ -28,6 +45,29 @@ namespace cgp {
 /// std::vector local `vector` (a Var that owns its storage) only by
 /// appending elements to it. Writes through calls are not seen here.
 bool onlyAppends(const StmtRef &loop, const Var *vector);
+
+/// Whether every iteration of `loop` leaves the std::vector local `vector`
+/// at most as long as it found it: its size is set only from values known
+/// to be at most the size at the iteration's entry (itself, a copy of it,
+/// zero) or shrunk (pop_back), as when a copy of a struct holding it is
+/// assigned back (`State next = s; ...; s = next;`). A snapshot then holds
+/// the elements the vector had at the loop's entry, and every later one
+/// fits in as many.
+bool sizeNeverGrows(const StmtRef &loop, const Var *vector);
+
+/// The assignments of `f` that write an element a std::vector local never
+/// held before: the first write of its last element after it grew by
+/// push_back, where its size, set only before any element is written and
+/// outside loops and branches (where it is declared), never shrinks. No
+/// statement can have read the old value of such an element: the tape need
+/// not keep it (analysis/ToBeRecorded.h).
+std::set<const StmtNode *> freshElementWrites(const Function &f);
+
+/// Whether every iteration of `loop` empties the std::vector local
+/// `vector` (sets its size to zero, directly or from an integer it has just
+/// set to zero: a vector of structs' count) before anything else mentions
+/// it or its size, in the body's own statements (not under a condition).
+bool clearedFirst(const StmtRef &loop, const Var *vector);
 
 } // namespace cgp
 

@@ -24,6 +24,8 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/ToBeRecorded.h"
 
+#include "analysis/Appends.h"
+
 namespace cgp {
 namespace {
 
@@ -34,7 +36,7 @@ public:
               const std::map<const StmtNode *, std::vector<const Var *>> &rowsInPlace,
               TbrResult &out)
       : f_(f), reads_(reads), sums_(sums), inverses_(inverses), reloads_(reloads),
-        rowsInPlace_(rowsInPlace), out_(out) {}
+        rowsInPlace_(rowsInPlace), out_(out), fresh_(freshElementWrites(f)) {}
 
   VarSet forward(const StmtRef &s, VarSet r) {
     if (!s)
@@ -89,7 +91,7 @@ public:
           return r;
         }
         out_.reloads.erase(s.get());
-        bool push = needed && !filling_.count(x);
+        bool push = needed && !filling_.count(x) && !fresh_.count(s.get());
         if (push) {
           out_.pushes.insert(s.get());
           for (const ExprRef &i : s->lhs->operands)
@@ -199,6 +201,8 @@ private:
   TbrResult &out_;
   /// Buffers the loop being analysed fills in place, not needed before it.
   std::set<const Var *> filling_;
+  /// push_backs onto memory their vector never held (Appends.h).
+  const std::set<const StmtNode *> fresh_;
   /// Loops with a reloadable load into an array needed where they start.
   std::set<const StmtNode *> neededBefore_;
   std::vector<Var *> scratch_;

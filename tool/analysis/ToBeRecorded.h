@@ -18,7 +18,8 @@
 // of a caller's buffer that a loop fills a row per iteration (RowWrites.h),
 // where nothing before the loop needs the buffer: nothing writes that row
 // again, so what the reverse sweep reads there is what the forward sweep
-// read.
+// read. And a push_back onto memory its vector never held (Appends.h):
+// no statement has read what was there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CGP_ANALYSIS_TOBERECORDED_H

@@ -628,6 +628,7 @@ StmtRef Lowering::lowerVectorDecl(const clang::VarDecl *vd, const ContainerType 
     v.shape = Var::Pointer;
     v.ownsStorage = true;
     v.sizeVar = newLocal(name + "_size", sizeElem, pos);
+    v.sizeVar->spelling = name + ".size()"; // as the plan names it
   }
   Var *data = module_.newVar(v);
   vars_[vd] = data;

@@ -201,6 +201,7 @@ Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const s
       v.shape = Var::Pointer;
       v.ownsStorage = true;
       v.sizeVar = newLocal(v.name + "_size", sizeType(ctx_), v.pos);
+      v.sizeVar->spelling = sourceName(v) + ".size()";
     }
     record.places.push_back({module_.newVar(v), nullptr});
   }

@@ -286,6 +286,7 @@ Lowering::StructArray Lowering::newStructVector(const std::string &name, clang::
   SourcePos pos = position(loc);
   StructArray a = columnLayout(element, "local '" + name + "'", loc);
   a.count = newLocal(name + "_size", sizeType(ctx_), pos);
+  a.count->spelling = name + ".size()";
   a.owned = true;
   out.push_back(decl(a.count, intLit(0, a.count->elem)));
   for (const RecordLeaf &leaf : a.leaves) {

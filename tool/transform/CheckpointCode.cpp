@@ -107,6 +107,8 @@ std::vector<StmtRef> takeSpans(const std::vector<Var *> &state) {
     if (!(*v)->spanOf)
       continue;
     code.push_back(decl(*v, tapePop((*v)->elem)));
+    if ((*v)->spanOf->origin == Var::Local)
+      continue; // a vector local: what the loop left there is no one else's
     // Restoring snapshots overwrites what the loop left in the caller's
     // buffer: keep it on the redo tape, which puts it back at the end.
     code.push_back(eval(opaque("cgp_redo.keepElements", ScalarType::voidType(),

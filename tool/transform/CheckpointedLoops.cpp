@@ -265,12 +265,23 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
     if (v->ownsStorage && v->origin == Var::Local && !options_.device) {
       // A std::vector local: its snapshot holds its elements, as many as
       // it has when the loop starts. One the loop only appends to needs
-      // none: its size, in the state, is enough (Appends.h).
+      // none: its size, in the state, is enough; one each iteration
+      // empties first needs neither (Appends.h). Unless the forward sweep
+      // tapes the elements the loop overwrites: what they held before the
+      // loop (a loop around it may read them) would be gone when a replay
+      // tapes them.
       if (written.count(v->sizeVar)) {
-        if (!writtenByCall.count(v) && onlyAppends(s, v))
+        if (!writtenByCall.count(v) && !taped.count(v) &&
+            (onlyAppends(s, v) || clearedFirst(s, v)))
           continue;
-        why = "it changes the size of the std::vector '" + sourceName(*v) +
-              "' other than by push_back";
+        // One that never grows past its size at the loop's entry: those
+        // elements, a span of it, with its size.
+        if (!writtenByCall.count(v) && sizeNeverGrows(s, v)) {
+          vars.push_back(vectorSpanVar(s, v));
+          continue;
+        }
+        why = "it resizes the std::vector '" + sourceName(*v) +
+              "' and overwrites elements it held at the loop's entry";
         return false;
       }
     } else if (v->isPointer() && v->origin == Var::Param) {

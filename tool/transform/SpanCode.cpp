@@ -8,7 +8,9 @@
 // per assignment of the buffer, from the lowest to the highest element the
 // assignment writes over every value of the indices around it. The same
 // ends give the span's length when compiling, where they are constants
-// (the plan's estimate of the snapshot's bytes).
+// (the plan's estimate of the snapshot's bytes). A std::vector local that
+// the loop resizes, never beyond its size at the iteration's entry, is
+// held the same way: the span of the elements it has at the loop's entry.
 //
 //===----------------------------------------------------------------------===//
 #include "transform/Sweeps.h"
@@ -123,6 +125,22 @@ Var *SweepBuilder::spanVar(const StmtRef &s, const Var *buffer, std::string &why
   // understood: RowWrites.h says why better.
   if (!var && !span.movesWithLoop)
     why = "it writes the caller's memory ('" + sourceName(*buffer) + "') " + span.why;
+  return var;
+}
+
+Var *SweepBuilder::vectorSpanVar(const StmtRef &s, const Var *vector) const {
+  auto [at, fresh] = spans_.try_emplace({s.get(), vector});
+  auto &[span, var] = at->second;
+  if (fresh) { // [0, size): as if an index below its size wrote each element
+    Polynomial last, one;
+    addTo(last, {vector->sizeVar}, 1);
+    addTo(last, {}, -1);
+    addTo(one, {}, 1);
+    span.writes.push_back({Polynomial{}, {SpanLoop{Polynomial{}, last, one}}});
+    var = newRuntimeObject(adj_.module(), vector->name + "_span", "cgp::rt::ElementSpan");
+    var->spanOf = const_cast<Var *>(vector);
+    var->spelling = "the elements of " + sourceName(*vector);
+  }
   return var;
 }
 

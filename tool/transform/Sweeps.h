@@ -129,6 +129,10 @@ private:
   /// caller's buffer `buffer` it overwrites in place (Var::spanOf), made on
   /// first use; null, with `why`, when they are not known at its entry.
   Var *spanVar(const StmtRef &s, const Var *buffer, std::string &why) const;
+  /// The variable that stands in loop `s`'s state for the elements a
+  /// std::vector local has at its entry (a loop that resizes it, never
+  /// beyond: Appends.h), made on first use.
+  Var *vectorSpanVar(const StmtRef &s, const Var *vector) const;
   /// Code that works out, at the entry of loop `s`, the span of each
   /// caller's buffer in `state` (its cgp::rt::ElementSpan, declared here).
   std::vector<StmtRef> spanCode(const StmtRef &s, const std::vector<Var *> &state) const;
