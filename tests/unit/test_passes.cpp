@@ -15,6 +15,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
+
 using namespace cgp;
 using cgp_test::findStmt;
 using cgp_test::lowerSnippet;
@@ -37,6 +40,27 @@ Var *findVar(const std::vector<Var *> &vars, const std::string &name) {
     if (v->name == name)
       return v;
   return nullptr;
+}
+
+/// The first `for` loop of `f` (the first counted by `index`, if named).
+StmtRef findLoop(const Function &f, const std::string &index = "") {
+  StmtRef loop;
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (!loop && s->kind == StmtKind::For &&
+        (index.empty() || (s->counted.index && s->counted.index->name == index)))
+      loop = s;
+  });
+  return loop;
+}
+
+/// The std::vector locals `f` assigns, by name.
+std::map<std::string, Var *> vectorLocals(const Function &f) {
+  std::map<std::string, Var *> vectors;
+  forEachStmt(f.body, [&](const StmtRef &s) {
+    if (s->kind == StmtKind::Assign && s->lhs->var->ownsStorage)
+      vectors[s->lhs->var->name] = s->lhs->var;
+  });
+  return vectors;
 }
 } // namespace
 
@@ -160,20 +184,10 @@ TEST_CASE("appends: loops that only push_back onto a vector local", "[analysis][
   REQUIRE_FALSE(l->hasErrors);
   Function &k = *l->kernels[0];
   prepare(k, l->module);
-  StmtRef loop;
-  forEachStmt(k.body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::For && !loop)
-      loop = s;
-  });
+  StmtRef loop = findLoop(k);
   REQUIRE(loop);
-  auto vector = [&](const std::string &name) {
-    Var *found = nullptr;
-    forEachStmt(k.body, [&](const StmtRef &s) {
-      if (s->kind == StmtKind::Assign && s->lhs->var->name == name && s->lhs->var->ownsStorage)
-        found = s->lhs->var;
-    });
-    return found;
-  };
+  std::map<std::string, Var *> vectors = vectorLocals(k);
+  auto vector = [&](const std::string &name) { return vectors[name]; };
   REQUIRE(vector("h"));
   CHECK(onlyAppends(loop, vector("h")));       // push_back, and the new last element
   CHECK_FALSE(onlyAppends(loop, vector("g"))); // writes an element it had
@@ -214,17 +228,10 @@ TEST_CASE("appends: a vector emptied first at every iteration", "[analysis][appe
   REQUIRE_FALSE(l->hasErrors);
   Function &k = *l->kernels[0];
   prepare(k, l->module);
-  StmtRef loop;
-  forEachStmt(k.body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::For && !loop)
-      loop = s;
-  });
+  StmtRef loop = findLoop(k);
   REQUIRE(loop);
-  Var *work = nullptr, *kept = nullptr;
-  forEachStmt(k.body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::Assign && s->lhs->var->ownsStorage)
-      (s->lhs->var->name == "work" ? work : kept) = s->lhs->var;
-  });
+  std::map<std::string, Var *> vectors = vectorLocals(k);
+  Var *work = vectors["work"], *kept = vectors["kept"];
   REQUIRE(work);
   REQUIRE(kept);
   CHECK(clearedFirst(loop, work));
@@ -252,17 +259,9 @@ TEST_CASE("appends: vectors resized, never past their size", "[analysis][appends
   REQUIRE_FALSE(l->hasErrors);
   Function &k = *l->kernels[0];
   prepare(k, l->module);
-  StmtRef loop;
-  forEachStmt(k.body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::For && s->counted.index && s->counted.index->name == "t")
-      loop = s;
-  });
+  StmtRef loop = findLoop(k, "t");
   REQUIRE(loop);
-  std::map<std::string, Var *> vectors;
-  forEachStmt(k.body, [&](const StmtRef &s) {
-    if (s->kind == StmtKind::Assign && s->lhs->var->ownsStorage)
-      vectors[s->lhs->var->name] = s->lhs->var;
-  });
+  std::map<std::string, Var *> vectors = vectorLocals(k);
   REQUIRE(vectors.count("a"));
   CHECK(sizeNeverGrows(loop, vectors["a"]));       // a copy of it assigned back
   CHECK(sizeNeverGrows(loop, vectors["b"]));       // popped
