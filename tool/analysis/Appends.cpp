@@ -4,7 +4,9 @@
 // carrying whether the size has grown since the iteration's entry on every
 // path to the statement: growth inside an if or a loop counts only within
 // it. For a vector emptied first, the walk stops at the first statement
-// that mentions it.
+// that mentions it. For a size that never grows, the walk follows which
+// integers are at most the size at the entry. For fresh element writes,
+// the whole function is walked once per vector local.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/Appends.h"
@@ -14,12 +16,6 @@
 
 namespace cgp {
 namespace {
-
-ExprRef withoutCasts(ExprRef e) {
-  while (e && e->kind == ExprKind::Cast)
-    e = e->operands[0];
-  return e;
-}
 
 bool positiveConstant(const ExprRef &e) {
   ExprRef c = withoutCasts(e);

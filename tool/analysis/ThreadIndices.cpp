@@ -17,15 +17,15 @@
 namespace cgp {
 namespace {
 
-const ExprRef &withoutCasts(const ExprRef &e) {
+const ExprRef &withoutIntegerCasts(const ExprRef &e) {
   if (e->kind == ExprKind::Cast && e->type.isIntegral() && e->operands[0]->type.isIntegral())
-    return withoutCasts(e->operands[0]);
+    return withoutIntegerCasts(e->operands[0]);
   return e;
 }
 
 /// The runtime constant `name` (threadIdx.x, blockDim.y, ...) or none.
 std::string builtinName(const ExprRef &e) {
-  const ExprRef &x = withoutCasts(e);
+  const ExprRef &x = withoutIntegerCasts(e);
   return x->kind == ExprKind::Opaque && x->calleeName.empty() ? x->spelling : std::string();
 }
 
@@ -54,7 +54,7 @@ std::string extentOf(unsigned threadPart) {
 
 /// True for `p * q` with `p` and `q` the builtins `a` and `b`, in any order.
 bool isProductOf(const ExprRef &e, const std::string &a, const std::string &b) {
-  const ExprRef &x = withoutCasts(e);
+  const ExprRef &x = withoutIntegerCasts(e);
   if (x->kind != ExprKind::Binary || x->binaryOp != BinaryOp::Mul)
     return false;
   std::string p = builtinName(x->operands[0]), q = builtinName(x->operands[1]);
@@ -77,11 +77,11 @@ ExprRef addedTo(const StmtRef &s, const Var *v) {
     return nullptr;
   if (s->assignOp == AssignOp::Add)
     return s->value;
-  const ExprRef &e = withoutCasts(s->value);
+  const ExprRef &e = withoutIntegerCasts(s->value);
   if (s->assignOp != AssignOp::Set || e->kind != ExprKind::Binary || e->binaryOp != BinaryOp::Add)
     return nullptr;
   for (int k = 0; k < 2; ++k) {
-    const ExprRef &self = withoutCasts(e->operands[k]);
+    const ExprRef &self = withoutIntegerCasts(e->operands[k]);
     if (self->kind == ExprKind::VarRef && self->var == v)
       return e->operands[1 - k];
   }
@@ -205,13 +205,13 @@ ThreadIndices::ThreadIndices(const Function &f, bool kernelLevel) : kernelLevel_
 //===----------------------------------------------------------------------===//
 
 void ThreadIndices::factsOf(const ExprRef &cond, bool truth, Facts &out) const {
-  const ExprRef &c = withoutCasts(cond);
+  const ExprRef &c = withoutIntegerCasts(cond);
   auto below = [&](const ExprRef &a, const ExprRef &b) {
     if (factOperand(a) && factOperand(b))
-      out.push_back(fact(Fact::Below, nullptr, withoutCasts(a), withoutCasts(b)));
+      out.push_back(fact(Fact::Below, nullptr, withoutIntegerCasts(a), withoutIntegerCasts(b)));
   };
   if (c->kind == ExprKind::Unary && c->unaryOp == UnaryOp::Not) {
-    const ExprRef &inner = withoutCasts(c->operands[0]);
+    const ExprRef &inner = withoutIntegerCasts(c->operands[0]);
     auto flag = flagFacts_.find(inner->var);
     if (truth && inner->kind == ExprKind::VarRef && flag != flagFacts_.end())
       out.insert(out.end(), flag->second.begin(), flag->second.end());
@@ -298,7 +298,7 @@ void ThreadIndices::assignVar(const Var *v, const StmtRef &s, Facts &facts) {
   unsigned part = value ? partOf(builtinName(value)) : 0;
   if (v->elem.isIntegral() && (part & kThreadParts))
     facts.push_back(fact(Fact::Below, nullptr, varRef(const_cast<Var *>(v)),
-                         runtimeConstant(extentOf(part), withoutCasts(value)->type)));
+                         runtimeConstant(extentOf(part), withoutIntegerCasts(value)->type)));
   auto defs = definitions_.find(v);
   if (!value || !v->elem.isIntegral() || defs == definitions_.end() || defs->second != 1)
     return; // other statements give it other values
@@ -414,7 +414,7 @@ void ThreadIndices::findFlags(const Function &f) {
   };
   flatten(f.body);
   auto isLiteral = [](const ExprRef &e, int64_t v) {
-    return e && withoutCasts(e)->kind == ExprKind::IntLit && withoutCasts(e)->intValue == v;
+    return e && withoutIntegerCasts(e)->kind == ExprKind::IntLit && withoutIntegerCasts(e)->intValue == v;
   };
   std::set<const Var *> set, bad;
   std::set<const StmtNode *> startingClears;
@@ -459,7 +459,7 @@ const Var *ThreadIndices::flagSetBy(const StmtRef &s) {
   if (!set || set->kind != StmtKind::Assign || set->assignOp != AssignOp::Set ||
       set->lhs->kind != ExprKind::VarRef || set->lhs->var->elem.kind != ScalarType::Bool)
     return nullptr;
-  const ExprRef &value = withoutCasts(set->value);
+  const ExprRef &value = withoutIntegerCasts(set->value);
   return value->kind == ExprKind::IntLit && value->intValue == 1 ? set->lhs->var : nullptr;
 }
 
@@ -468,7 +468,7 @@ const Var *ThreadIndices::flagSetBy(const StmtRef &s) {
 //===----------------------------------------------------------------------===//
 
 bool ThreadIndices::nonNegative(const ExprRef &e, const Facts &facts) const {
-  const ExprRef &x = withoutCasts(e);
+  const ExprRef &x = withoutIntegerCasts(e);
   switch (x->kind) {
   case ExprKind::IntLit:
     return x->intValue >= 0;
@@ -490,7 +490,7 @@ bool ThreadIndices::nonNegative(const ExprRef &e, const Facts &facts) const {
 }
 
 bool ThreadIndices::below(const ExprRef &r, const ExprRef &s, const Facts &facts) const {
-  const ExprRef &x = withoutCasts(r), &bound = withoutCasts(s);
+  const ExprRef &x = withoutIntegerCasts(r), &bound = withoutIntegerCasts(s);
   if (x->kind == ExprKind::IntLit && bound->kind == ExprKind::IntLit)
     return x->intValue < bound->intValue;
   unsigned part = partOf(builtinName(x));
@@ -543,7 +543,7 @@ bool ThreadIndices::invariant(const ExprRef &e, const Facts &facts) const {
 }
 
 unsigned ThreadIndices::denseParts(const ExprRef &index, const Facts &facts) const {
-  const ExprRef &e = withoutCasts(index);
+  const ExprRef &e = withoutIntegerCasts(index);
   if (e->kind == ExprKind::VarRef) {
     for (const Fact &f : facts)
       if (f.kind == Fact::Coordinate && f.var == e->var && f.dense)
@@ -571,7 +571,7 @@ unsigned ThreadIndices::denseParts(const ExprRef &index, const Facts &facts) con
 }
 
 unsigned ThreadIndices::distinguishes(const ExprRef &index, const Facts &facts) const {
-  const ExprRef &e = withoutCasts(index);
+  const ExprRef &e = withoutIntegerCasts(index);
   if (unsigned part = partOf(builtinName(e)))
     return part;
   if (e->kind == ExprKind::VarRef) {
@@ -590,7 +590,7 @@ unsigned ThreadIndices::distinguishes(const ExprRef &index, const Facts &facts) 
     return invariant(e->operands[1], facts) ? distinguishes(e->operands[0], facts) : 0;
   case BinaryOp::Mul: { // by a non-zero constant
     for (int k = 0; k < 2; ++k) {
-      const ExprRef &c = withoutCasts(e->operands[1 - k]);
+      const ExprRef &c = withoutIntegerCasts(e->operands[1 - k]);
       if (c->kind == ExprKind::IntLit && c->intValue != 0)
         return distinguishes(e->operands[k], facts);
     }
@@ -599,7 +599,7 @@ unsigned ThreadIndices::distinguishes(const ExprRef &index, const Facts &facts) 
   case BinaryOp::Add: {
     unsigned parts = 0;
     for (int k = 0; k < 2; ++k) {
-      const ExprRef &scaled = withoutCasts(e->operands[k]), &rest = e->operands[1 - k];
+      const ExprRef &scaled = withoutIntegerCasts(e->operands[k]), &rest = e->operands[1 - k];
       if (invariant(rest, facts)) // a + c
         parts |= distinguishes(scaled, facts);
       // q * S + r with 0 <= r < S: one-to-one over the pairs (q, r)

@@ -569,12 +569,13 @@ std::optional<int64_t> knownTripCount(const StmtRef &s) {
   return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
 }
 
-namespace {
 ExprRef withoutCasts(ExprRef e) {
   while (e && e->kind == ExprKind::Cast)
     e = e->operands[0];
   return e;
 }
+
+namespace {
 
 /// The one value `v` holds in `body` after it is set: a parameter that
 /// nothing assigns, or a local set once, at the top level of `body` (by its

@@ -251,6 +251,8 @@ ExprRef unary(UnaryOp op, ExprRef a);
 ExprRef binary(BinaryOp op, ExprRef a, ExprRef b);
 ExprRef select(ExprRef c, ExprRef a, ExprRef b);
 ExprRef cast(ScalarType to, ExprRef a, bool implicit = false);
+/// `e` without the casts around it.
+ExprRef withoutCasts(ExprRef e);
 ExprRef math(MathFn fn, ScalarType type, std::vector<ExprRef> args);
 ExprRef call(Function *callee, ScalarType type, std::vector<ExprRef> args);
 ExprRef opaque(std::string name, ScalarType type, std::vector<ExprRef> args);
