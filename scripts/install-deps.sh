@@ -8,7 +8,7 @@ packages=(
   cmake ninja-build g++ python3
   llvm-19-dev libclang-19-dev clang-19 libclang-cpp19-dev llvm-19-tools libzstd-dev zlib1g-dev
   libclang-rt-19-dev
-  catch2 nlohmann-json3-dev libbenchmark-dev libadolc-dev
+  catch2 nlohmann-json3-dev libbenchmark-dev libadolc-dev libeigen3-dev
   graphviz python3-matplotlib chromium
 )
 

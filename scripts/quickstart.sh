@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-samples=(lstm moe ode gmm bundle)
+samples=(lstm moe ode gmm bundle pose)
 
 usage() {
   echo "usage: scripts/quickstart.sh [--prefix DIR]" >&2

@@ -30,6 +30,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 warnflags = "-std=c++17 -O2 -Wall -Wextra"
 cxxflags = "%s -I%s/include" % (warnflags, prefix)
 ldflags = "-L%s/lib -lcgp_rt -lm" % prefix
+# Eigen (Debian's libeigen3-dev): tests of its fixed-size matrices need it
+# (REQUIRES: eigen); %eigen is the flag that finds it, for cgp-ad and the
+# compiler alike.
+eigen_dir = "/usr/include/eigen3"
+eigen_flags = "-isystem " + eigen_dir if os.path.isdir(os.path.join(eigen_dir, "Eigen")) else ""
+if eigen_flags:
+    config.available_features.add("eigen")
+    cxxflags += " " + eigen_flags
 sanitize = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 
 
@@ -102,6 +110,8 @@ config.substitutions.append(("%harness", harness))
 config.substitutions.append(("%cxx", os.path.join(here, "utils", "cxx-generated-warnings") + " " + cxx))
 config.substitutions.append(("%check-strategies", os.path.join(here, "utils", "check-strategies")))
 config.environment["CGPAD"] = os.path.join(prefix, "bin", "cgp-ad")
+config.environment["CGPAD_PARSE_FLAGS"] = eigen_flags
+config.substitutions.append(("%eigen", eigen_flags))
 config.environment["CXX"] = cxx
 config.environment["CXXFLAGS"] = cxxflags
 config.environment["LDFLAGS"] = ldflags

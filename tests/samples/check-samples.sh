@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-samples.sh PREFIX BUILD_DIR - builds the five samples (samples/*) as a
+# check-samples.sh PREFIX BUILD_DIR - builds the six CPU samples (samples/*) as a
 # user would, through find_package(CgpAD) and cgp_ad_add_gradients against
 # the cgp-ad installed in PREFIX, and runs each one: a sample exits 1 when its
 # gradient disagrees with central finite differences (the ODE sample also
@@ -14,7 +14,7 @@ rm -rf "$build"
 cmake -S "$here/samples" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCgpAD_DIR="$prefix/lib/cmake/CgpAD"
 cmake --build "$build"
-for sample in lstm moe ode gmm bundle; do
+for sample in lstm moe ode gmm bundle pose; do
   exe="$(find "$build" -type f -name "$sample" -perm -u+x | head -1)"
   if [ -z "$exe" ]; then
     echo "check-samples: no executable for sample '$sample'" >&2

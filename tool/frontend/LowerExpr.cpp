@@ -254,6 +254,10 @@ ExprRef Lowering::lowerCast(const clang::CastExpr *e) {
       return sub;
     return cast(to, sub, implicit);
   }
+  case clang::CK_UserDefinedConversion:
+    if (ExprRef number = lowerEigenScalar(e->getSubExpr()))
+      return number; // a 1x1 Eigen product read as a number
+    break;
   case clang::CK_ArrayToPointerDecay:
     unsupported(e, "arrays can only be indexed or passed to a function");
   case clang::CK_PointerToBoolean:
@@ -376,6 +380,8 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
     if (!leaf.dims[0].empty() || leaf.places[0].isVector())
       unsupported(e, "an array or vector member cannot be assigned as a whole here");
     lv = leafRef(leaf.places[0]);
+  } else if (const auto *call = llvm::dyn_cast<clang::CallExpr>(inner);
+             call && (lv = lowerEigenCoefficient(call))) {
   } else if (const auto *call = llvm::dyn_cast<clang::CallExpr>(inner);
              call && (lv = lowerAccessorCall(call))) {
   } else if (const auto *call = llvm::dyn_cast<clang::CallExpr>(inner);

@@ -185,6 +185,8 @@ void Lowering::copyForeignRecord(const RecordView &to, clang::QualType type,
       leaf += "." + field->getNameAsString();
     if (leaves[i].complexPart >= 0)
       leaf += leaves[i].complexPart == 0 ? ".real()" : ".imag()";
+    if (leaves[i].eigen)
+      leaf += ".data()"; // an Eigen matrix's coefficients
     const ScalarType &t = to.places[i].var->elem;
     if (to.dims[i].empty()) {
       out.push_back(assign(leafRef(to.places[i]), foreign(leaf, t, operands)));

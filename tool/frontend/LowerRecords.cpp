@@ -190,7 +190,7 @@ Lowering::RecordLocal Lowering::newRecordLocal(const clang::VarDecl *vd, const s
     unsupported(vd->getLocation(), what + ": " + problem);
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
-    v.name = vd->getNameAsString() + "_" + leaf.path;
+    v.name = leafVarName(vd->getNameAsString(), leaf);
     v.spelling = leafSpelling(vd->getNameAsString(), leaf);
     v.elem = leaf.elem;
     v.dims = leaf.dims;
@@ -272,6 +272,10 @@ void Lowering::initRecord(const RecordView &to, const clang::Expr *init, bool de
     init = init->IgnoreImplicit();
     if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(init))
       init = cleanups->getSubExpr()->IgnoreImplicit();
+    if (isEigen(init)) {
+      fillEigen(to, init, out); // Vector3d d = a - b;  m = Matrix3d::Identity();
+      return;
+    }
     if (const clang::Expr *value = structRValue(init)) {
       if (isComplexOperation(value)) {
         if (declared) {
@@ -499,7 +503,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
       // The caller's vector: its elements through a pointer (writable
       // through an `S&`), its size after it, as a vector parameter.
       Var v;
-      v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
+      v.name = leafVarName(name, leaf);
       v.spelling = leafSpelling(name, leaf);
       v.elem = leaf.elem;
       v.shape = Var::Pointer;
@@ -518,7 +522,7 @@ Lowering::RecordLocal Lowering::splitRecordParam(const std::string &name, clang:
                           "' is a two-dimensional array; struct parameters may hold "
                           "one-dimensional arrays only");
     Var v;
-    v.name = name.empty() ? leaf.path : name + "_" + leaf.path;
+    v.name = leafVarName(name, leaf);
     v.spelling = leafSpelling(name, leaf);
     v.elem = leaf.elem;
     v.origin = Var::Param;
@@ -552,6 +556,8 @@ ExprRef Lowering::lowerMemberCall(const clang::CXXMemberCallExpr *e) {
     unsupported(e, "calls through pointers to members are not supported");
   if (ExprRef part = lowerComplexScalar(e))
     return part;
+  if (ExprRef coefficient = lowerEigenScalar(e))
+    return coefficient;
   if (ExprRef r = lowerContainerMethod(e))
     return r;
   if (ExprRef element = lowerAccessorCall(e))
@@ -601,7 +607,9 @@ void Lowering::describeSplitParam(const clang::ParmVarDecl *p, int index, Functi
       leaf.access += "." + field->getNameAsString();
     leaf.isArray = !r.leaves[i].dims.empty();
     leaf.complexPart = r.leaves[i].complexPart;
-    if (leaf.complexPart < 0 && containerTypeOf(r.leaves[i].fields.back()->getType(), ctx_))
+    if (r.leaves[i].eigen)
+      leaf.access += ".data()"; // an Eigen matrix's coefficients
+    else if (leaf.complexPart < 0 && containerTypeOf(r.leaves[i].fields.back()->getType(), ctx_))
       leaf.access += ".data()"; // a std::array member
     split.leaves.push_back(leaf);
   }

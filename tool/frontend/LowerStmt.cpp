@@ -414,6 +414,8 @@ StmtRef Lowering::lowerExprStmtAlone(const clang::Expr *e) {
   }
   if (const auto *cleanups = llvm::dyn_cast<clang::ExprWithCleanups>(e))
     return lowerExprStmtAlone(cleanups->getSubExpr());
+  if (StmtRef eigen = lowerEigenStmt(e))
+    return eigen;
   StmtRef out;
   if (StmtRef move = lowerPointerMove(e)) {
     out = move;

@@ -291,7 +291,7 @@ Lowering::StructArray Lowering::newStructVector(const std::string &name, clang::
   out.push_back(decl(a.count, intLit(0, a.count->elem)));
   for (const RecordLeaf &leaf : a.leaves) {
     Var v;
-    v.name = name + "_" + leaf.path;
+    v.name = leafVarName(name, leaf);
     v.elem = leaf.elem;
     v.shape = Var::Pointer;
     v.ownsStorage = true;
@@ -407,7 +407,7 @@ void Lowering::lowerStructVectorParam(const clang::ParmVarDecl *p, Function *f) 
   SourcePos pos = position(p->getLocation());
   for (const RecordLeaf &leaf : a.leaves) {
     Var v;
-    v.name = name + "_" + leaf.path;
+    v.name = leafVarName(name, leaf);
     v.elem = leaf.elem;
     v.shape = Var::Pointer;
     v.isConst = !writable;

@@ -107,8 +107,8 @@ const clang::Expr *Lowering::structRValue(const clang::Expr *e) {
 }
 
 bool Lowering::filledByCall(const clang::Expr *value) {
-  if (isComplexOperation(value))
-    return false; // set part by part (LowerComplex.cpp)
+  if (isComplexOperation(value) || isEigenOperation(value))
+    return false; // set part by part (LowerComplex.cpp, LowerEigen.cpp)
   if (llvm::isa<clang::CallExpr>(value))
     return true;
   if (const auto *ce = llvm::dyn_cast<clang::CXXConstructExpr>(value))
@@ -126,6 +126,18 @@ Lowering::RecordView Lowering::valueView(const clang::Expr *e) {
     source = construct->getArg(0); // the copy made for `S s`
   if (structRValue(source))
     return structValue(source);
+  if (foreignRoot(source) && sideEffects_ && !lazy_) {
+    // A struct read from a constant kept whole (`obs[i]` of a vector that is
+    // not differentiated): a copy of it, made before the statement.
+    std::vector<ExprRef> operands;
+    std::string pattern = foreignPattern(source, operands);
+    std::vector<StmtRef> stmts;
+    clang::QualType type = source->getType().getNonReferenceType().getUnqualifiedType();
+    RecordView view = viewOf(newTemporary(type, "held", source->getBeginLoc(), false, stmts));
+    copyForeignRecord(view, type, pattern, operands, stmts);
+    appendAll(sideEffects_->before, stmts);
+    return view;
+  }
   return recordView(source);
 }
 
@@ -144,7 +156,7 @@ Lowering::RecordLocal Lowering::newTemporary(clang::QualType t, const std::strin
   }
   for (const RecordLeaf &leaf : record.leaves) {
     Var v;
-    v.name = name + "_" + leaf.path;
+    v.name = leafVarName(name, leaf);
     v.elem = leaf.elem;
     v.origin = Var::Local;
     v.pos = position(loc);
@@ -264,6 +276,8 @@ ExprRef Lowering::lowerOperatorCall(const clang::CXXOperatorCallExpr *e) {
   const clang::FunctionDecl *callee = e->getDirectCallee();
   if (ExprRef compared = lowerComplexScalar(e))
     return compared;
+  if (ExprRef coefficient = lowerEigenScalar(e))
+    return coefficient;
   if (ExprRef element = lowerAccessorCall(e))
     return element;
   if (!callee || !callee->getDefinition() ||

@@ -277,6 +277,77 @@ private:
   /// statements.
   StmtRef lowerComplexStmt(const clang::Expr *e);
 
+  // Eigen's fixed-size matrices (LowerEigen.cpp): a struct of one array
+  // leaf, its coefficients in the order of data().
+  /// The coefficients of an Eigen value, column by column.
+  struct EigenValue {
+    int rows = 0, cols = 0;
+    bool isArray = false; // an Eigen::Array expression: `*` is element-wise
+    ScalarType elem;
+    std::vector<ExprRef> at; // (r, c) at r + c * rows
+    ExprRef coeff(int r, int c) const { return at[r + c * rows]; }
+  };
+  /// A matrix in memory, or a block of one: coefficient (r, c) is
+  /// `var[offset + r * rowStride + c * colStride]`.
+  struct EigenView {
+    Var *var = nullptr;
+    ExprRef offset;
+    int rows = 0, cols = 0;
+    int64_t rowStride = 1, colStride = 1;
+    bool isArray = false;
+    ScalarType elem;
+    ExprRef at(const ExprRef &r, const ExprRef &c) const;
+    EigenValue value() const;
+  };
+  /// Whether `e` has a type of Eigen (a matrix, an array, an expression).
+  bool isEigen(const clang::Expr *e) const;
+  /// Whether `e` is made by Eigen's own functions (an operator, a method, a
+  /// constructor), as opposed to a helper of the user returning a matrix.
+  bool isEigenOperation(const clang::Expr *e);
+  /// The matrix in memory `e` names (a variable, a member, a block of one);
+  /// nothing for a value Eigen computes.
+  std::optional<EigenView> eigenView(const clang::Expr *e);
+  /// transpose, col, row, block, head, tail, segment, array, matrix, ...:
+  /// the methods that view part of a matrix.
+  static bool isBlockOperation(const clang::FunctionDecl *fd);
+  EigenView blockOf(const EigenView &whole, const clang::CXXMemberCallExpr *call);
+  EigenValue eigenValue(const clang::Expr *e);
+  EigenValue eigenConstruct(const clang::CXXConstructExpr *e);
+  EigenValue eigenCall(const clang::CallExpr *call, const clang::FunctionDecl *fd);
+  EigenValue eigenProduct(const EigenValue &a, const EigenValue &b, const clang::Expr *at);
+  EigenValue eigenInverse(const EigenValue &m, const clang::Expr *at);
+  ExprRef eigenDeterminant(const EigenValue &m, const clang::Expr *at);
+  /// The terms combined by `op`, split in halves as Eigen's reductions are.
+  static ExprRef eigenSum(const std::vector<ExprRef> &terms, size_t first, size_t count,
+                          BinaryOp op);
+  static ExprRef eigenTree(const std::vector<ExprRef> &terms, size_t first, size_t count,
+                           const std::function<ExprRef(ExprRef, ExprRef)> &combine);
+  /// The coefficients of `v` (their squares) combined by `op`.
+  static ExprRef eigenReduce(const EigenValue &v, BinaryOp op, bool squares);
+  /// `value` in a fresh local declared before the statement.
+  ExprRef eigenTemporary(const ExprRef &value, const std::string &name, const clang::Expr *at);
+  /// `v` in a fresh local array declared and filled before the statement.
+  EigenView eigenMaterialised(const EigenValue &v, const std::string &name, const clang::Expr *at);
+  /// `v`, or `v` held in a temporary when its coefficients are computed and
+  /// will be read more than once.
+  EigenValue eigenShared(const EigenValue &v, const std::string &name, const clang::Expr *at);
+  /// dot, norm, squaredNorm, sum, prod, mean, trace, determinant, value,
+  /// coefficients; null for other expressions.
+  ExprRef lowerEigenScalar(const clang::Expr *e);
+  /// `v(i)`, `m(i, j)`, `v[i]`, `v.x()`, `coeffRef(i)`: the coefficient, an
+  /// lvalue where the matrix is in memory; null for other calls.
+  ExprRef lowerEigenCoefficient(const clang::CallExpr *call);
+  /// Sets the coefficients of `to` to `value` (combined with their old
+  /// values by `op` when `combine`).
+  void setEigen(const EigenView &to, const EigenValue &value, BinaryOp op, bool combine,
+                const clang::Expr *at, std::vector<StmtRef> &out);
+  /// Sets the matrix `to` (a struct of one array leaf) to `init`.
+  void fillEigen(const RecordView &to, const clang::Expr *init, std::vector<StmtRef> &out);
+  /// `m = e`, `m += e`, `m *= s`, `m << a, b, c`, `setZero()`, `normalize()`
+  /// as statements; null for other statements.
+  StmtRef lowerEigenStmt(const clang::Expr *e);
+  StmtRef lowerEigenCommaInit(const clang::CallExpr *call);
+
   // Calls lowered where they are made (LowerInlined.cpp).
   /// Calls being lowered where they are made (LowerInlined.cpp), innermost
   /// last: the object `this` names in each, and what its parameters stand

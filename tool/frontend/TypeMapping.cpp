@@ -14,6 +14,8 @@
 #include "clang/AST/TemplateBase.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace cgp {
 
 std::optional<ScalarType> scalarTypeOf(clang::QualType t, const clang::ASTContext &ctx) {
@@ -180,6 +182,72 @@ std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTCont
   return elem;
 }
 
+/// Why a type of Eigen other than a fixed-size Matrix or Array (an
+/// expression template, a Map, a Quaternion) is refused; empty for others.
+static std::string otherEigenType(clang::QualType t, const clang::ASTContext &ctx) {
+  const clang::CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  const clang::DeclContext *dc = rd ? rd->getDeclContext() : nullptr;
+  const clang::NamespaceDecl *top = nullptr;
+  for (; dc; dc = dc->getParent())
+    if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
+      top = ns;
+  if (!top || top->getName() != "Eigen")
+    return "";
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string name = rd->getName().str();
+  if (name == "Map" || name == "Ref" || name == "Block")
+    return "'Eigen::" + name + "' is not supported; copy the coefficients into a fixed-size "
+           "matrix (Eigen::Vector3d v = ...)";
+  if (name.find("Op") != std::string::npos || name == "Product" || name == "Transpose" ||
+      name.find("Wrapper") != std::string::npos || name == "Diagonal" || name == "Replicate" ||
+      name == "Reverse" || name == "Select")
+    return "a variable holding an Eigen expression ('auto x = a + b') is not supported; give "
+           "it a matrix type (Eigen::Vector3d x = a + b)";
+  return "'" + t.getUnqualifiedType().getAsString(policy) + "' is not supported; of Eigen's "
+         "types, cgp-ad differentiates the fixed-size Eigen::Matrix and Eigen::Array";
+}
+
+std::optional<EigenShape> eigenShapeOf(clang::QualType t, const clang::ASTContext &ctx,
+                                       std::string *problem) {
+  clang::QualType bare = t.getNonReferenceType().getCanonicalType();
+  const auto *spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(bare->getAsCXXRecordDecl());
+  if (!spec || !spec->getIdentifier() || (spec->getName() != "Matrix" && spec->getName() != "Array"))
+    return std::nullopt;
+  const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
+  if (!ns || ns->getName() != "Eigen" || !ns->getParent()->isTranslationUnit())
+    return std::nullopt;
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  if (args.size() < 4 || args[1].getKind() != clang::TemplateArgument::Integral ||
+      args[2].getKind() != clang::TemplateArgument::Integral ||
+      args[3].getKind() != clang::TemplateArgument::Integral)
+    return std::nullopt;
+  auto elem = scalarTypeOf(args[0].getAsType(), ctx);
+  if (!elem || !elem->isFloating())
+    return std::nullopt;
+  EigenShape shape;
+  shape.elem = *elem;
+  shape.rows = static_cast<int>(args[1].getAsIntegral().getExtValue());
+  shape.cols = static_cast<int>(args[2].getAsIntegral().getExtValue());
+  shape.isArray = spec->getName() == "Array";
+  bool rowMajor = (args[3].getAsIntegral().getExtValue() & 1) != 0; // Eigen::RowMajor
+  std::string why;
+  if (shape.rows <= 0 || shape.cols <= 0)
+    why = "Eigen matrices of dynamic size are not supported; use fixed sizes "
+          "(Eigen::Matrix<T, R, C>, Vector3d, Matrix4d)";
+  else if (shape.size() > 64)
+    why = "Eigen matrices of more than 64 coefficients are not supported";
+  else if (rowMajor && shape.rows > 1 && shape.cols > 1)
+    why = "row-major Eigen matrices are not supported; use the default column-major storage";
+  if (!why.empty()) {
+    if (problem)
+      *problem = why;
+    return std::nullopt;
+  }
+  return shape;
+}
+
 clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx) {
   const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
       t.getNonReferenceType()->getAsCXXRecordDecl());
@@ -308,6 +376,12 @@ bool isStandardLibraryRecord(const clang::CXXRecordDecl *rd) {
                 llvm::StringRef(rd->getQualifiedNameAsString()).starts_with("__gnu_cxx::"));
 }
 
+std::string leafVarName(const std::string &base, const RecordLeaf &leaf) {
+  if (leaf.path.empty())
+    return base;
+  return base.empty() ? leaf.path : base + "_" + leaf.path;
+}
+
 std::string leafSpelling(const std::string &base, const RecordLeaf &leaf) {
   std::string out = base;
   for (const clang::FieldDecl *field : leaf.fields)
@@ -330,10 +404,29 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       out.push_back(leaf);
     }
   };
+  auto eigenLeaf = [&](const std::vector<const clang::FieldDecl *> &fields,
+                       const std::string &path, const EigenShape &shape) {
+    RecordLeaf leaf;
+    leaf.fields = fields;
+    leaf.path = path;
+    leaf.elem = shape.elem;
+    leaf.dims = {shape.size()};
+    leaf.eigen = true;
+    out.push_back(leaf);
+  };
   if (std::optional<ScalarType> elem = complexElement(t, ctx)) {
     complexLeaves({}, "", *elem);
     return "";
   }
+  std::string eigenProblem;
+  if (std::optional<EigenShape> shape = eigenShapeOf(t, ctx, &eigenProblem)) {
+    eigenLeaf({}, "", *shape);
+    return "";
+  }
+  if (!eigenProblem.empty())
+    return eigenProblem;
+  if (std::string problem = otherEigenType(t, ctx); !problem.empty())
+    return problem;
   const clang::CXXRecordDecl *rd = t->getAsCXXRecordDecl();
   if (!rd || !rd->hasDefinition())
     return "variables of type '" + t.getAsString() + "' are not supported";
@@ -373,8 +466,15 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
       std::optional<ContainerType> container = containerTypeOf(ft, ctx);
       if (inner && container)
         inner = nullptr; // a std::array member is an array leaf
+      std::optional<EigenShape> eigen = eigenShapeOf(ft, ctx, &eigenProblem);
+      if (!eigenProblem.empty())
+        return "member '" + field->getNameAsString() + "': " + eigenProblem;
+      if (std::string other = otherEigenType(ft, ctx); !other.empty())
+        return "member '" + field->getNameAsString() + "': " + other;
       if (std::optional<ScalarType> elem = complexElement(ft, ctx)) {
         complexLeaves(prefix, name, *elem);
+      } else if (eigen) {
+        eigenLeaf(prefix, name, *eigen);
       } else if (container && container->isVector) {
         if (!vectors)
           return "member '" + field->getNameAsString() + "' is a std::vector; structs holding "
@@ -422,7 +522,9 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
     return "";
   };
   std::string problem = visit(rd, "", visit);
-  if (problem.empty() && !vectors && !rd->isTriviallyCopyable())
+  // Eigen's matrices define their copies, which copy the coefficients.
+  bool eigenMembers = std::any_of(out.begin(), out.end(), [](const RecordLeaf &l) { return l.eigen; });
+  if (problem.empty() && !vectors && !rd->isTriviallyCopyable() && !eigenMembers)
     return "structs that are not trivially copyable (such as '" + t.getAsString() +
            "') are not supported here";
   return problem;

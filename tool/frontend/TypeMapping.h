@@ -49,6 +49,20 @@ std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::AST
 /// the layout the standard guarantees (an array of two numbers).
 std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTContext &ctx);
 
+/// An Eigen dense type of fixed size, `Eigen::Matrix<T, R, C>` or
+/// `Eigen::Array<T, R, C>` (references and const looked through).
+struct EigenShape {
+  ScalarType elem;
+  int rows = 0, cols = 0;
+  bool isArray = false; // Eigen::Array: `*` and `/` are element-wise
+  int size() const { return rows * cols; }
+};
+/// The shape of `t` if it is such a type with floating elements; nothing
+/// for other types. `problem`, where given, says why an Eigen matrix or
+/// array of `t`'s kind is refused (dynamic sizes, row-major storage).
+std::optional<EigenShape> eigenShapeOf(clang::QualType t, const clang::ASTContext &ctx,
+                                       std::string *problem = nullptr);
+
 /// The element type of `t` (references and const looked through) when it is
 /// a std::vector of structs (of complex numbers too), else a null type.
 clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx);
@@ -70,7 +84,14 @@ struct RecordLeaf {
   /// (`fields` ends at the complex member itself, or is empty for a complex
   /// value on its own); -1 for other leaves.
   int complexPart = -1;
+  /// An Eigen matrix (`fields` ends at it, or is empty for a matrix on its
+  /// own): one array leaf of its coefficients in the order of `data()`.
+  bool eigen = false;
 };
+
+/// The name of the variable that holds `leaf` of a struct named `base`
+/// (`p_pos_x`; an Eigen matrix on its own keeps `base`).
+std::string leafVarName(const std::string &base, const RecordLeaf &leaf);
 
 /// A class of the standard library, its own (std::) or its implementation's
 /// (libstdc++'s __gnu_cxx::, where vector's iterators live).

@@ -1,0 +1,982 @@
+//===- LowerEigen.cpp - Eigen's fixed-size matrices as arrays ------------===//
+//
+// An `Eigen::Matrix<T, R, C>` (or `Eigen::Array`) of fixed size is a struct
+// of one array leaf, its R*C coefficients in the order of `data()`
+// (column-major: TypeMapping's flattenRecord), so that locals, parameters,
+// struct members and helpers taking or returning matrices go where structs
+// go. What Eigen's expressions compute is lowered here, coefficient by
+// coefficient, to the arithmetic Eigen's own templates do:
+//
+//   Vector3d d = a - b;          d[0] = a[0] - b[0]; d[1] = ...; d[2] = ...;
+//   double e = d.squaredNorm();  e = d[0] * d[0] + (d[1] * d[1] + d[2] * d[2]);
+//   Vector3d y = M * x;          y[0] = M[0] * x[0] + (M[3] * x[1] + M[6] * x[2]); ...
+//
+// Sums (dot, norm, sum, the inner sums of products) are split in halves as
+// Eigen's unvectorised reductions are, so the values are Eigen's bit for bit
+// when Eigen does not vectorise the reduction (docs/reference.md says when
+// they may differ in the last bits). Blocks, columns, rows, segments and
+// transposes of a matrix in memory are strided views of its buffer, so they
+// can be assigned and indexed at run-time positions. Determinants and
+// inverses of 2x2 and 3x3 matrices follow Eigen's cofactor formulas.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+
+#include "frontend/TypeMapping.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace cgp {
+namespace {
+
+/// Whether `d` is declared in namespace Eigen (or one nested in it).
+bool inEigen(const clang::Decl *d) {
+  const clang::DeclContext *dc = d ? d->getDeclContext() : nullptr;
+  const clang::NamespaceDecl *top = nullptr;
+  for (; dc; dc = dc->getParent())
+    if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
+      top = ns;
+  return top && top->getName() == "Eigen";
+}
+
+/// `e` without what only carries a value along: parentheses, temporaries,
+/// no-op and derived-to-base conversions (Eigen takes `const MatrixBase<D>&`).
+const clang::Expr *eigenBare(const clang::Expr *e) {
+  while (true) {
+    e = withoutTemporaries(e);
+    if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+        ice && (ice->getCastKind() == clang::CK_NoOp ||
+                ice->getCastKind() == clang::CK_LValueToRValue ||
+                ice->getCastKind() == clang::CK_DerivedToBase ||
+                ice->getCastKind() == clang::CK_ConstructorConversion ||
+                ice->getCastKind() == clang::CK_UncheckedDerivedToBase))
+      e = ice->getSubExpr();
+    else if (const auto *fc = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e);
+             fc && fc->getCastKind() == clang::CK_ConstructorConversion)
+      e = fc->getSubExpr();
+    else
+      return e;
+  }
+}
+
+/// The function a call or construction calls, if Eigen's.
+const clang::FunctionDecl *eigenCallee(const clang::Expr *e) {
+  const clang::FunctionDecl *fd = nullptr;
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))
+    fd = c->getDirectCallee();
+  else if (const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e))
+    fd = c->getConstructor();
+  return fd && inEigen(fd) ? fd : nullptr;
+}
+
+std::string calleeWord(const clang::FunctionDecl *fd) {
+  if (const auto *op = llvm::dyn_cast<clang::CXXMethodDecl>(fd); op && op->isOverloadedOperator())
+    return "'" + fd->getNameAsString() + "'";
+  if (llvm::isa<clang::CXXConversionDecl>(fd))
+    return "the conversion of a 1x1 product to a number";
+  return "'" + fd->getNameAsString() + "'";
+}
+
+/// The explicit template arguments of a call (`block<2, 2>(i, j)`), as numbers.
+std::vector<int64_t> templateInts(const clang::FunctionDecl *fd) {
+  std::vector<int64_t> out;
+  if (const clang::TemplateArgumentList *args = fd->getTemplateSpecializationArgs())
+    for (const clang::TemplateArgument &a : args->asArray())
+      if (a.getKind() == clang::TemplateArgument::Integral)
+        out.push_back(a.getAsIntegral().getExtValue());
+  return out;
+}
+
+/// `offset + k`, folded where both are constants.
+ExprRef offsetPlus(const ExprRef &offset, const ExprRef &k) {
+  if (k->kind == ExprKind::IntLit && k->intValue == 0)
+    return offset;
+  if (offset->kind == ExprKind::IntLit && offset->intValue == 0)
+    return k;
+  if (offset->kind == ExprKind::IntLit && k->kind == ExprKind::IntLit)
+    return intLit(offset->intValue + k->intValue, offset->type);
+  return binary(BinaryOp::Add, offset, k);
+}
+
+ExprRef times(const ExprRef &e, int64_t k) {
+  if (k == 1)
+    return e;
+  if (e->kind == ExprKind::IntLit)
+    return intLit(e->intValue * k, e->type);
+  return binary(BinaryOp::Mul, e, intLit(k, e->type));
+}
+
+/// Whether `e` reads an element of `v` that one of `places[0..k)` names (or
+/// one at a position known only at run time).
+bool readsWrittenBefore(const ExprRef &e, const Var *v, const std::vector<ExprRef> &places,
+                        size_t k) {
+  if (e->kind == ExprKind::Index && e->var == v) {
+    const ExprRef &at = e->operands[0];
+    if (at->kind != ExprKind::IntLit)
+      return true;
+    for (size_t j = 0; j < k; ++j)
+      if (places[j]->operands[0]->kind != ExprKind::IntLit ||
+          places[j]->operands[0]->intValue == at->intValue)
+        return true;
+  } else if (e->var == v) {
+    return true;
+  }
+  for (const ExprRef &o : e->operands)
+    if (readsWrittenBefore(o, v, places, k))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool Lowering::isEigen(const clang::Expr *e) const {
+  const clang::CXXRecordDecl *rd = e->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && inEigen(rd);
+}
+
+bool Lowering::isEigenOperation(const clang::Expr *e) {
+  e = eigenBare(e);
+  return isEigen(e) && eigenCallee(e) != nullptr;
+}
+
+ExprRef Lowering::EigenView::at(const ExprRef &r, const ExprRef &c) const {
+  return index(var, {offsetPlus(offsetPlus(offset, times(r, rowStride)), times(c, colStride))});
+}
+
+Lowering::EigenValue Lowering::EigenView::value() const {
+  EigenValue v{rows, cols, isArray, elem, {}};
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < rows; ++r)
+      v.at.push_back(at(intLit(r), intLit(c)));
+  return v;
+}
+
+ExprRef Lowering::eigenSum(const std::vector<ExprRef> &terms, size_t first, size_t count,
+                           BinaryOp op) {
+  return eigenTree(terms, first, count, [op](ExprRef a, ExprRef b) { return binary(op, a, b); });
+}
+
+ExprRef Lowering::eigenTree(const std::vector<ExprRef> &terms, size_t first, size_t count,
+                            const std::function<ExprRef(ExprRef, ExprRef)> &combine) {
+  if (count == 1)
+    return terms[first];
+  size_t half = count / 2; // as Eigen's unvectorised reductions split
+  return combine(eigenTree(terms, first, half, combine),
+                 eigenTree(terms, first + half, count - half, combine));
+}
+
+std::optional<Lowering::EigenView> Lowering::eigenView(const clang::Expr *e) {
+  e = eigenBare(e);
+  if (std::optional<EigenShape> shape = eigenShapeOf(e->getType(), ctx_)) {
+    if (e->isPRValue() && !(structRValue(e) && filledByCall(e)))
+      return std::nullopt; // a value Eigen makes
+    RecordView view = structRValue(e) ? structValue(e) : recordView(e);
+    if (view.places.size() != 1 || view.dims[0].size() != 1)
+      unsupported(e, "this Eigen matrix is not supported here");
+    const LeafPlace &p = view.places[0];
+    EigenView v;
+    v.var = p.var;
+    v.offset = p.offset ? p.offset : intLit(0);
+    v.rows = shape->rows;
+    v.cols = shape->cols;
+    v.rowStride = 1;
+    v.colStride = shape->rows;
+    v.isArray = shape->isArray;
+    v.elem = shape->elem;
+    return v;
+  }
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(e);
+  const clang::FunctionDecl *fd = call ? eigenCallee(call) : nullptr;
+  if (!fd || !fd->getDeclName().isIdentifier())
+    return std::nullopt;
+  const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+  if (!member || !isBlockOperation(fd))
+    return std::nullopt;
+  std::optional<EigenView> whole = eigenView(member->getImplicitObjectArgument());
+  if (!whole)
+    return std::nullopt;
+  return blockOf(*whole, member);
+}
+
+bool Lowering::isBlockOperation(const clang::FunctionDecl *fd) {
+  static const std::set<std::string> views = {"transpose", "col", "row", "block", "head",
+                                              "tail", "segment", "array", "matrix",
+                                              "topRows", "bottomRows", "leftCols", "rightCols"};
+  return fd->getDeclName().isIdentifier() && views.count(fd->getName().str()) &&
+         !llvm::isa<clang::CXXConversionDecl>(fd);
+}
+
+Lowering::EigenView Lowering::blockOf(const EigenView &whole, const clang::CXXMemberCallExpr *call) {
+  const clang::FunctionDecl *fd = call->getMethodDecl();
+  std::string name = fd->getName().str();
+  EigenView v = whole;
+  std::vector<int64_t> fixed = templateInts(fd);
+  auto arg = [&](unsigned i) { return lowerIndex(call->getArg(i)); };
+  auto count = [&](unsigned argIndex, size_t templateIndex) -> int {
+    if (templateIndex < fixed.size())
+      return static_cast<int>(fixed[templateIndex]);
+    if (argIndex < call->getNumArgs()) {
+      clang::Expr::EvalResult r;
+      if (call->getArg(argIndex)->EvaluateAsInt(r, ctx_))
+        return static_cast<int>(r.Val.getInt().getExtValue());
+    }
+    unsupported(call, "the size of '" + name + "' must be known at compile time (write it as "
+                      "a template argument, '" + name + "<n>(...)', or a constant)");
+  };
+  auto move = [&](const ExprRef &r, const ExprRef &c) {
+    v.offset = offsetPlus(offsetPlus(v.offset, times(r, whole.rowStride)),
+                          times(c, whole.colStride));
+  };
+  auto linear = [&](const ExprRef &start, int n) {
+    if (v.rows != 1 && v.cols != 1)
+      unsupported(call, "'" + name + "' applies to vectors only");
+    if (v.cols == 1) {
+      move(start, intLit(0));
+      v.rows = n;
+    } else {
+      move(intLit(0), start);
+      v.cols = n;
+    }
+  };
+  if (name == "transpose") {
+    std::swap(v.rows, v.cols);
+    std::swap(v.rowStride, v.colStride);
+  } else if (name == "array" || name == "matrix") {
+    v.isArray = name == "array";
+  } else if (name == "col") {
+    move(intLit(0), arg(0));
+    v.cols = 1;
+  } else if (name == "row") {
+    move(arg(0), intLit(0));
+    v.rows = 1;
+  } else if (name == "block") {
+    int rows = count(2, 0), cols = count(3, 1);
+    move(arg(0), arg(1));
+    v.rows = rows;
+    v.cols = cols;
+  } else if (name == "head") {
+    linear(intLit(0), count(0, 0));
+  } else if (name == "tail") {
+    int n = count(0, 0);
+    linear(intLit((v.rows == 1 ? v.cols : v.rows) - n), n);
+  } else if (name == "segment") {
+    int n = count(1, 0);
+    linear(arg(0), n);
+  } else if (name == "topRows" || name == "bottomRows") {
+    int n = count(0, 0);
+    move(intLit(name == "topRows" ? 0 : v.rows - n), intLit(0));
+    v.rows = n;
+  } else { // leftCols, rightCols
+    int n = count(0, 0);
+    move(intLit(0), intLit(name == "leftCols" ? 0 : v.cols - n));
+    v.cols = n;
+  }
+  return v;
+}
+
+Lowering::EigenValue Lowering::eigenValue(const clang::Expr *e) {
+  const clang::Expr *value = eigenBare(e);
+  if (!isEigen(value))
+    unsupported(e, "an Eigen matrix or array is expected here");
+  if (foreignRoot(value)) { // a matrix read from a constant kept whole
+    std::optional<EigenShape> shape = eigenShapeOf(value->getType(), ctx_);
+    if (!shape)
+      unsupported(e, "this Eigen expression of a constant is not supported; give it to a local "
+                     "of a fixed-size matrix type first");
+    std::vector<ExprRef> operands;
+    std::string pattern = foreignPattern(value, operands);
+    EigenValue v{shape->rows, shape->cols, shape->isArray, shape->elem, {}};
+    for (int c = 0; c < v.cols; ++c)
+      for (int r = 0; r < v.rows; ++r)
+        v.at.push_back(foreign("(" + pattern + ").coeff(" + std::to_string(r) + ", " +
+                                   std::to_string(c) + ")",
+                               v.elem, operands));
+    return v;
+  }
+  if (std::optional<EigenView> view = eigenView(value))
+    return view->value();
+  if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(value))
+    return eigenConstruct(construct);
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(value);
+  const clang::FunctionDecl *fd = call ? eigenCallee(call) : nullptr;
+  if (!fd)
+    unsupported(e, "this Eigen expression is not supported");
+  return eigenCall(call, fd);
+}
+
+Lowering::EigenValue Lowering::eigenConstruct(const clang::CXXConstructExpr *e) {
+  std::optional<EigenShape> shape = eigenShapeOf(e->getType(), ctx_);
+  if (!shape)
+    unsupported(e, "this Eigen type is not supported");
+  EigenValue v{shape->rows, shape->cols, shape->isArray, shape->elem, {}};
+  unsigned n = 0; // the arguments written (Eigen's constructors have defaulted ones)
+  while (n < e->getNumArgs() && !llvm::isa<clang::CXXDefaultArgExpr>(e->getArg(n)))
+    ++n;
+  if (n == 1 && isEigen(e->getArg(0))) { // a copy, or a matrix made from an expression
+    EigenValue from = eigenValue(e->getArg(0));
+    if (from.rows * from.cols != v.rows * v.cols)
+      unsupported(e, "the Eigen expression has another size than the matrix it makes");
+    v.at = from.at;
+    return v;
+  }
+  if (n >= 2 && n <= 4 && (v.rows == 1 || v.cols == 1) && static_cast<int>(n) == v.rows * v.cols) {
+    for (unsigned i = 0; i < n; ++i)
+      v.at.push_back(convert(lowerExpr(e->getArg(i)), v.elem));
+    return v;
+  }
+  if (n == 0)
+    unsupported(e, "an Eigen matrix made without a value is not supported here; set its "
+                   "coefficients first (setZero(), a comma initialiser)");
+  unsupported(e, "this constructor of an Eigen matrix is not supported; give the coefficients "
+                 "of a vector (Vector3d(x, y, z)) or a matrix expression");
+}
+
+ExprRef Lowering::eigenTemporary(const ExprRef &value, const std::string &name,
+                                 const clang::Expr *at) {
+  requireStatementsBefore(at, "this Eigen expression");
+  Var *t = newLocal(name, value->type, position(at->getBeginLoc()));
+  sideEffects_->before.push_back(decl(t, value));
+  return varRef(t);
+}
+
+Lowering::EigenView Lowering::eigenMaterialised(const EigenValue &v, const std::string &name,
+                                                const clang::Expr *at) {
+  requireStatementsBefore(at, "this Eigen expression");
+  Var tv;
+  tv.name = name;
+  tv.elem = v.elem;
+  tv.dims = {static_cast<int64_t>(v.at.size())};
+  tv.shape = Var::Array;
+  tv.origin = Var::Local;
+  tv.pos = position(at->getBeginLoc());
+  Var *t = module_.newVar(tv);
+  sideEffects_->before.push_back(decl(t));
+  for (size_t k = 0; k < v.at.size(); ++k)
+    sideEffects_->before.push_back(assign(index(t, {intLit(static_cast<int64_t>(k))}), v.at[k]));
+  EigenView view;
+  view.var = t;
+  view.offset = intLit(0);
+  view.rows = v.rows;
+  view.cols = v.cols;
+  view.rowStride = 1;
+  view.colStride = v.rows;
+  view.isArray = v.isArray;
+  view.elem = v.elem;
+  return view;
+}
+
+Lowering::EigenValue Lowering::eigenShared(const EigenValue &v, const std::string &name,
+                                           const clang::Expr *at) {
+  // As Eigen's nested_eval: an expression whose coefficients are read more
+  // than once is evaluated into a temporary first (where statements can go
+  // before the one being lowered).
+  bool simple = true;
+  for (const ExprRef &x : v.at)
+    simple = simple && (x->kind == ExprKind::Index || x->kind == ExprKind::VarRef ||
+                        x->kind == ExprKind::FloatLit || x->kind == ExprKind::IntLit ||
+                        x->kind == ExprKind::Foreign);
+  if (simple || !sideEffects_ || lazy_)
+    return v;
+  return eigenMaterialised(v, name, at).value();
+}
+
+Lowering::EigenValue Lowering::eigenCall(const clang::CallExpr *call,
+                                         const clang::FunctionDecl *fd) {
+  std::string name = fd->getDeclName().isIdentifier() ? fd->getName().str() : "";
+  const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+  std::optional<EigenShape> resultShape = eigenShapeOf(call->getType(), ctx_);
+  auto elementwise = [&](const EigenValue &a, auto f) {
+    EigenValue out = a;
+    for (ExprRef &x : out.at)
+      x = f(x);
+    return out;
+  };
+  auto zipped = [&](const EigenValue &a, const EigenValue &b, auto f) {
+    if (a.rows != b.rows || a.cols != b.cols)
+      unsupported(call, "the Eigen operands have different sizes");
+    EigenValue out = a;
+    for (size_t k = 0; k < out.at.size(); ++k)
+      out.at[k] = f(a.at[k], b.at[k]);
+    return out;
+  };
+  auto scalarArg = [&](const clang::Expr *x, const ScalarType &t) {
+    return convert(lowerExpr(x), t);
+  };
+  if (op) {
+    clang::OverloadedOperatorKind kind = op->getOperator();
+    unsigned n = op->getNumArgs();
+    if (n == 1 && kind == clang::OO_Minus)
+      return elementwise(eigenValue(op->getArg(0)), [](ExprRef x) { return unary(UnaryOp::Neg, x); });
+    if (n == 2 && (kind == clang::OO_Plus || kind == clang::OO_Minus || kind == clang::OO_Star ||
+                   kind == clang::OO_Slash)) {
+      const clang::Expr *l = op->getArg(0), *r = op->getArg(1);
+      BinaryOp bop = kind == clang::OO_Plus    ? BinaryOp::Add
+                     : kind == clang::OO_Minus ? BinaryOp::Sub
+                     : kind == clang::OO_Star  ? BinaryOp::Mul
+                                               : BinaryOp::Div;
+      bool le = isEigen(l), re = isEigen(r);
+      if (le && !re) {
+        EigenValue a = eigenValue(l);
+        ExprRef s = scalarArg(r, a.elem);
+        return elementwise(a, [&](ExprRef x) { return binary(bop, x, s); });
+      }
+      if (!le && re) {
+        EigenValue b = eigenValue(r);
+        ExprRef s = scalarArg(l, b.elem);
+        return elementwise(b, [&](ExprRef x) { return binary(bop, s, x); });
+      }
+      EigenValue a = eigenValue(l), b = eigenValue(r);
+      if (bop != BinaryOp::Mul || (a.isArray && b.isArray))
+        return zipped(a, b, [&](ExprRef x, ExprRef y) { return binary(bop, x, y); });
+      // Each coefficient of `a` is read b.cols times, each of `b` a.rows times.
+      if (b.cols > 1)
+        a = eigenShared(a, "factor", call);
+      if (a.rows > 1)
+        b = eigenShared(b, "factor", call);
+      return eigenProduct(a, b, call);
+    }
+    unsupported(call, "the Eigen operator " + calleeWord(fd) + " is not supported");
+  }
+  if (!member) {
+    // Static members: Matrix3d::Zero(), Vector3d::UnitX(), Constant(x).
+    if (!resultShape) {
+      // The result is an expression of the class the static member belongs to.
+      if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) {
+        const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(md->getParent());
+        if (spec && spec->getTemplateArgs().size() >= 1 &&
+            spec->getTemplateArgs()[0].getKind() == clang::TemplateArgument::Type)
+          resultShape = eigenShapeOf(spec->getTemplateArgs()[0].getAsType(), ctx_);
+        else
+          resultShape = eigenShapeOf(ctx_.getRecordType(md->getParent()), ctx_);
+      }
+    }
+    if (!resultShape)
+      unsupported(call, "this Eigen function is not supported");
+    EigenValue v{resultShape->rows, resultShape->cols, resultShape->isArray, resultShape->elem, {}};
+    unsigned n = call->getNumArgs();
+    auto fill = [&](const std::function<ExprRef(int, int)> &coeff) {
+      for (int c = 0; c < v.cols; ++c)
+        for (int r = 0; r < v.rows; ++r)
+          v.at.push_back(coeff(r, c));
+      return v;
+    };
+    ExprRef zero = floatLit(0.0, v.elem), one = floatLit(1.0, v.elem);
+    if ((name == "Zero" || name == "Ones" || name == "Identity") && n == 0)
+      return fill([&](int r, int c) {
+        return name == "Zero" ? zero : name == "Ones" ? one : (r == c ? one : zero);
+      });
+    if (name == "Constant" && n == 1) {
+      ExprRef x = scalarArg(call->getArg(0), v.elem);
+      return fill([&](int, int) { return x; });
+    }
+    static const std::map<std::string, int> units = {
+        {"UnitX", 0}, {"UnitY", 1}, {"UnitZ", 2}, {"UnitW", 3}};
+    if (auto u = units.find(name); u != units.end() && n == 0)
+      return fill([&](int r, int c) { return r + c == u->second ? one : zero; });
+    unsupported(call, "the Eigen function '" + name + "' is not supported");
+  }
+  const clang::Expr *object = member->getImplicitObjectArgument();
+  EigenValue self = eigenValue(object);
+  unsigned n = call->getNumArgs();
+  auto other = [&](unsigned i) { return eigenValue(call->getArg(i)); };
+  using F = MathFn;
+  static const std::map<std::string, MathFn> arrayMath = {
+      {"exp", F::Exp},   {"log", F::Log},   {"sqrt", F::Sqrt}, {"sin", F::Sin},
+      {"cos", F::Cos},   {"tan", F::Tan},   {"tanh", F::Tanh}, {"abs", F::Fabs},
+      {"atan", F::Atan}, {"log1p", F::Log1p}, {"expm1", F::Expm1}, {"cwiseAbs", F::Fabs},
+      {"cwiseSqrt", F::Sqrt}};
+  if (auto m = arrayMath.find(name); m != arrayMath.end() && n == 0)
+    return elementwise(self, [&](ExprRef x) { return math(m->second, self.elem, {x}); });
+  if ((name == "square" || name == "cwiseAbs2" || name == "abs2") && n == 0)
+    return elementwise(self, [&](ExprRef x) { return binary(BinaryOp::Mul, x, x); });
+  if (name == "cube" && n == 0)
+    return elementwise(self, [&](ExprRef x) {
+      return binary(BinaryOp::Mul, binary(BinaryOp::Mul, x, x), x);
+    });
+  if ((name == "inverse" && self.isArray) || name == "cwiseInverse")
+    return elementwise(self, [&](ExprRef x) {
+      return binary(BinaryOp::Div, floatLit(1.0, self.elem), x);
+    });
+  if (name == "pow" && n == 1 && !isEigen(call->getArg(0))) {
+    ExprRef p = scalarArg(call->getArg(0), self.elem);
+    return elementwise(self, [&](ExprRef x) { return math(F::Pow, self.elem, {x, p}); });
+  }
+  if ((name == "cwiseProduct" || name == "cwiseQuotient") && n == 1)
+    return zipped(self, other(0), [&](ExprRef x, ExprRef y) {
+      return binary(name == "cwiseProduct" ? BinaryOp::Mul : BinaryOp::Div, x, y);
+    });
+  if ((name == "cwiseMax" || name == "cwiseMin" || name == "max" || name == "min") && n == 1) {
+    bool largest = name == "cwiseMax" || name == "max";
+    auto pick = [&](ExprRef x, ExprRef y) { // std::max(x, y), std::min(x, y)
+      return largest ? select(binary(BinaryOp::Lt, x, y), y, x)
+                     : select(binary(BinaryOp::Lt, y, x), y, x);
+    };
+    if (isEigen(call->getArg(0)))
+      return zipped(self, other(0), pick);
+    ExprRef s = scalarArg(call->getArg(0), self.elem);
+    return elementwise(self, [&](ExprRef x) { return pick(x, s); });
+  }
+  if ((name == "eval" || name == "array" || name == "matrix" || name == "adjoint" ||
+       name == "conjugate" || name == "transpose") && n == 0) {
+    EigenValue out = self;
+    out.isArray = name == "array" || (self.isArray && name != "matrix");
+    if (name == "adjoint" || name == "transpose") {
+      out.rows = self.cols;
+      out.cols = self.rows;
+      for (int c = 0; c < out.cols; ++c)
+        for (int r = 0; r < out.rows; ++r)
+          out.at[r + c * out.rows] = self.coeff(c, r);
+    }
+    return out;
+  }
+  if (name == "diagonal" && n == 0) {
+    EigenValue out{std::min(self.rows, self.cols), 1, self.isArray, self.elem, {}};
+    for (int k = 0; k < out.rows; ++k)
+      out.at.push_back(self.coeff(k, k));
+    return out;
+  }
+  if (name == "cross" && n == 1) {
+    self = eigenShared(self, "crossed", call);
+    EigenValue b = eigenShared(other(0), "crossed", call);
+    if (self.at.size() != 3 || b.at.size() != 3)
+      unsupported(call, "'cross' is supported for 3-vectors");
+    auto cr = [&](int i, int j) {
+      return binary(BinaryOp::Sub, binary(BinaryOp::Mul, self.at[i], b.at[j]),
+                    binary(BinaryOp::Mul, self.at[j], b.at[i]));
+    };
+    EigenValue out = self;
+    out.at = {cr(1, 2), cr(2, 0), cr(0, 1)};
+    return out;
+  }
+  if (name == "normalized" && n == 0) {
+    // Eigen: z = squaredNorm(); z > 0 ? *this / sqrt(z) : *this.
+    self = eigenShared(self, "unnormalized", call);
+    ExprRef z = eigenTemporary(eigenReduce(self, BinaryOp::Add, true), "squared_norm", call);
+    ExprRef positive = binary(BinaryOp::Gt, z, floatLit(0.0, self.elem));
+    return elementwise(self, [&](ExprRef x) {
+      return select(positive, binary(BinaryOp::Div, x, math(F::Sqrt, self.elem, {z})), x);
+    });
+  }
+  if (name == "inverse" && n == 0)
+    return eigenInverse(eigenShared(self, "inverted", call), call);
+  if (std::optional<EigenView> view = eigenView(call))
+    return view->value(); // a block of a value in memory
+  if (isBlockOperation(fd)) // a block of a value Eigen computes, held in a temporary
+    return blockOf(eigenMaterialised(self, "block_of", call), member).value();
+  unsupported(call, "the Eigen function " + calleeWord(fd) + " is not supported");
+}
+
+Lowering::EigenValue Lowering::eigenProduct(const EigenValue &a, const EigenValue &b,
+                                            const clang::Expr *at) {
+  if (a.cols != b.rows)
+    unsupported(at, "the Eigen matrix product has operands of sizes that do not match");
+  EigenValue out{a.rows, b.cols, false, a.elem, {}};
+  for (int c = 0; c < b.cols; ++c)
+    for (int r = 0; r < a.rows; ++r) {
+      std::vector<ExprRef> terms;
+      for (int k = 0; k < a.cols; ++k)
+        terms.push_back(binary(BinaryOp::Mul, a.coeff(r, k), b.coeff(k, c)));
+      out.at.push_back(eigenSum(terms, 0, terms.size(), BinaryOp::Add));
+    }
+  return out;
+}
+
+ExprRef Lowering::eigenReduce(const EigenValue &v, BinaryOp op, bool squares) {
+  std::vector<ExprRef> terms;
+  for (const ExprRef &x : v.at)
+    terms.push_back(squares ? binary(BinaryOp::Mul, x, x) : x);
+  return eigenSum(terms, 0, terms.size(), op);
+}
+
+ExprRef Lowering::eigenDeterminant(const EigenValue &m, const clang::Expr *at) {
+  if (m.rows != m.cols)
+    unsupported(at, "'determinant' of a matrix that is not square");
+  auto x = [&](int r, int c) { return m.coeff(r, c); };
+  auto mul = [](ExprRef a, ExprRef b) { return binary(BinaryOp::Mul, a, b); };
+  auto sub = [](ExprRef a, ExprRef b) { return binary(BinaryOp::Sub, a, b); };
+  auto add = [](ExprRef a, ExprRef b) { return binary(BinaryOp::Add, a, b); };
+  switch (m.rows) {
+  case 1:
+    return x(0, 0);
+  case 2:
+    return sub(mul(x(0, 0), x(1, 1)), mul(x(1, 0), x(0, 1)));
+  case 3: {
+    auto helper = [&](int a, int b, int c) {
+      return mul(x(0, a), sub(mul(x(1, b), x(2, c)), mul(x(1, c), x(2, b))));
+    };
+    return add(sub(helper(0, 1, 2), helper(1, 0, 2)), helper(2, 0, 1));
+  }
+  case 4: {
+    auto det2 = [&](int i0, int i1) {
+      return eigenTemporary(sub(mul(x(i0, 0), x(i1, 1)), mul(x(i1, 0), x(i0, 1))), "det2", at);
+    };
+    ExprRef d01 = det2(0, 1), d02 = det2(0, 2), d03 = det2(0, 3), d12 = det2(1, 2),
+            d13 = det2(1, 3), d23 = det2(2, 3);
+    auto neg = [](ExprRef a) { return unary(UnaryOp::Neg, a); };
+    auto det3 = [&](int i0, ExprRef e0, int i1, ExprRef e1, int i2, ExprRef e2) {
+      return add(mul(x(i0, 2), e0), add(mul(neg(x(i1, 2)), e1), mul(x(i2, 2), e2)));
+    };
+    ExprRef d3_0 = det3(1, d23, 2, d13, 3, d12), d3_1 = det3(0, d23, 2, d03, 3, d02);
+    ExprRef d3_2 = det3(0, d13, 1, d03, 3, d01), d3_3 = det3(0, d12, 1, d02, 2, d01);
+    return add(add(mul(neg(x(0, 3)), d3_0), mul(x(1, 3), d3_1)),
+               add(mul(neg(x(2, 3)), d3_2), mul(x(3, 3), d3_3)));
+  }
+  default:
+    unsupported(at, "'determinant' is supported for matrices up to 4x4");
+  }
+}
+
+Lowering::EigenValue Lowering::eigenInverse(const EigenValue &m, const clang::Expr *at) {
+  if (m.rows != m.cols || m.rows > 3)
+    unsupported(at, "'inverse' is supported for 1x1, 2x2 and 3x3 matrices (Eigen inverts 4x4 "
+                    "ones with code of its own for each instruction set)");
+  auto mul = [](ExprRef a, ExprRef b) { return binary(BinaryOp::Mul, a, b); };
+  auto sub = [](ExprRef a, ExprRef b) { return binary(BinaryOp::Sub, a, b); };
+  ExprRef one = floatLit(1.0, m.elem);
+  EigenValue out = m;
+  if (m.rows == 1) {
+    out.at = {binary(BinaryOp::Div, one, m.at[0])};
+    return out;
+  }
+  if (m.rows == 2) {
+    ExprRef invdet =
+        eigenTemporary(binary(BinaryOp::Div, one, eigenDeterminant(m, at)), "invdet", at);
+    out.at = {mul(m.coeff(1, 1), invdet), mul(unary(UnaryOp::Neg, m.coeff(1, 0)), invdet),
+              mul(unary(UnaryOp::Neg, m.coeff(0, 1)), invdet), mul(m.coeff(0, 0), invdet)};
+    return out;
+  }
+  auto cofactor = [&](int i, int j) {
+    int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    return sub(mul(m.coeff(i1, j1), m.coeff(i2, j2)), mul(m.coeff(i1, j2), m.coeff(i2, j1)));
+  };
+  std::vector<ExprRef> col0;
+  for (int k = 0; k < 3; ++k)
+    col0.push_back(eigenTemporary(cofactor(k, 0), "cofactor", at));
+  std::vector<ExprRef> terms;
+  for (int k = 0; k < 3; ++k)
+    terms.push_back(mul(col0[k], m.coeff(k, 0)));
+  ExprRef det = eigenSum(terms, 0, 3, BinaryOp::Add);
+  ExprRef invdet = eigenTemporary(binary(BinaryOp::Div, one, det), "invdet", at);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r)
+      out.at[r + c * 3] = mul(r == 0 ? col0[c] : cofactor(c, r), invdet);
+  return out;
+}
+
+ExprRef Lowering::lowerEigenScalar(const clang::Expr *e) {
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(eigenBare(e));
+  const clang::FunctionDecl *fd = call ? eigenCallee(call) : nullptr;
+  if (!fd || isEigen(call))
+    return nullptr;
+  if (ExprRef element = lowerEigenCoefficient(call))
+    return element;
+  const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+  if (!member)
+    unsupported(call, "the Eigen function " + calleeWord(fd) + " is not supported");
+  const clang::Expr *object = member->getImplicitObjectArgument();
+  std::string name = fd->getDeclName().isIdentifier() ? fd->getName().str() : "";
+  if (name == "rows" || name == "cols" || name == "size") {
+    EigenValue v = eigenValue(object);
+    int64_t k = name == "rows" ? v.rows : name == "cols" ? v.cols : v.rows * v.cols;
+    return intLit(k, scalarType(call->getType(), call->getBeginLoc()));
+  }
+  EigenValue self = eigenValue(object);
+  unsigned n = call->getNumArgs();
+  if (name == "dot" && n == 1) {
+    EigenValue b = eigenValue(call->getArg(0));
+    if (b.at.size() != self.at.size())
+      unsupported(call, "'dot' of vectors of different sizes");
+    std::vector<ExprRef> terms;
+    for (size_t k = 0; k < self.at.size(); ++k)
+      terms.push_back(binary(BinaryOp::Mul, self.at[k], b.at[k]));
+    return eigenSum(terms, 0, terms.size(), BinaryOp::Add);
+  }
+  if (name == "squaredNorm" && n == 0)
+    return eigenReduce(self, BinaryOp::Add, true);
+  if (name == "norm" && n == 0)
+    return math(MathFn::Sqrt, self.elem, {eigenReduce(self, BinaryOp::Add, true)});
+  if (name == "sum" && n == 0)
+    return eigenReduce(self, BinaryOp::Add, false);
+  if (name == "prod" && n == 0)
+    return eigenReduce(self, BinaryOp::Mul, false);
+  if (name == "mean" && n == 0)
+    return binary(BinaryOp::Div, eigenReduce(self, BinaryOp::Add, false),
+                  floatLit(static_cast<double>(self.at.size()), self.elem));
+  if (name == "trace" && n == 0) {
+    std::vector<ExprRef> diagonal;
+    for (int k = 0; k < std::min(self.rows, self.cols); ++k)
+      diagonal.push_back(self.coeff(k, k));
+    return eigenSum(diagonal, 0, diagonal.size(), BinaryOp::Add);
+  }
+  if (name == "determinant" && n == 0)
+    return eigenDeterminant(eigenShared(self, "square", call), call);
+  if ((name == "maxCoeff" || name == "minCoeff") && n == 0) {
+    // std::max (std::min) of the halves, as Eigen's reduction by maxi/mini.
+    bool largest = name == "maxCoeff";
+    return eigenTree(self.at, 0, self.at.size(), [largest](ExprRef x, ExprRef y) {
+      return largest ? select(binary(BinaryOp::Lt, x, y), y, x)
+                     : select(binary(BinaryOp::Lt, y, x), y, x);
+    });
+  }
+  if ((name == "value" && n == 0) || llvm::isa<clang::CXXConversionDecl>(fd)) {
+    if (self.at.size() != 1)
+      unsupported(call, "'value' of an Eigen expression that is not 1x1");
+    return self.at[0];
+  }
+  unsupported(call, "the Eigen function " + calleeWord(fd) + " is not supported");
+}
+
+ExprRef Lowering::lowerEigenCoefficient(const clang::CallExpr *call) {
+  const clang::FunctionDecl *fd = eigenCallee(call);
+  if (!fd)
+    return nullptr;
+  const clang::Expr *object = nullptr;
+  std::vector<const clang::Expr *> indices;
+  std::string name = fd->getDeclName().isIdentifier() ? fd->getName().str() : "";
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call)) {
+    if (op->getOperator() != clang::OO_Call && op->getOperator() != clang::OO_Subscript)
+      return nullptr;
+    object = op->getArg(0);
+    for (unsigned i = 1; i < op->getNumArgs(); ++i)
+      indices.push_back(op->getArg(i));
+  } else if (const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) {
+    static const std::map<std::string, int> named = {{"x", 0}, {"y", 1}, {"z", 2}, {"w", 3}};
+    object = member->getImplicitObjectArgument();
+    if (named.count(name) && call->getNumArgs() == 0) {
+      ;
+    } else if (name == "coeff" || name == "coeffRef") {
+      for (unsigned i = 0; i < call->getNumArgs(); ++i)
+        indices.push_back(call->getArg(i));
+    } else {
+      return nullptr;
+    }
+  } else {
+    return nullptr;
+  }
+  if (!isEigen(object))
+    return nullptr;
+  ExprRef r, c;
+  auto vectorIndex = [&](int rows, int cols, ExprRef k) {
+    if (rows != 1 && cols != 1)
+      unsupported(call, "one index names a coefficient of a vector only; write m(i, j)");
+    r = cols == 1 ? k : intLit(0);
+    c = cols == 1 ? intLit(0) : k;
+  };
+  std::optional<EigenView> view = eigenView(object);
+  EigenValue value;
+  if (!view)
+    value = eigenValue(object);
+  int rows = view ? view->rows : value.rows, cols = view ? view->cols : value.cols;
+  if (indices.empty())
+    vectorIndex(rows, cols, intLit(std::map<std::string, int>{{"x", 0}, {"y", 1}, {"z", 2},
+                                                              {"w", 3}}.at(name)));
+  else if (indices.size() == 1)
+    vectorIndex(rows, cols, lowerIndex(indices[0]));
+  else {
+    r = lowerIndex(indices[0]);
+    c = lowerIndex(indices[1]);
+  }
+  if (view)
+    return view->at(r, c);
+  if (r->kind == ExprKind::IntLit && c->kind == ExprKind::IntLit)
+    return value.coeff(static_cast<int>(r->intValue), static_cast<int>(c->intValue));
+  return eigenMaterialised(value, "coefficients", call).at(r, c);
+}
+
+void Lowering::setEigen(const EigenView &to, const EigenValue &value, BinaryOp op, bool combine,
+                        const clang::Expr *at, std::vector<StmtRef> &out) {
+  if (to.rows * to.cols != value.rows * value.cols ||
+      (to.rows != value.rows && to.rows != value.cols))
+    unsupported(at, "the Eigen expression assigned has another size than its destination");
+  if (isReadOnly(to.var))
+    unsupported(at, "assigns to the constant '" + to.var->name + "'");
+  std::vector<ExprRef> places, values;
+  for (int c = 0; c < to.cols; ++c)
+    for (int r = 0; r < to.rows; ++r) {
+      ExprRef place = to.at(intLit(r), intLit(c));
+      // A row assigned to a column (Eigen allows vectors of either kind).
+      ExprRef v = value.rows == to.rows ? value.coeff(r, c) : value.at[r + c * to.rows];
+      places.push_back(place);
+      values.push_back(combine ? binary(op, place, v) : v);
+    }
+  // A value reading a coefficient that an earlier assignment of this
+  // statement changed reads it before (Eigen evaluates products into a
+  // temporary first): all values are then staged in locals.
+  bool staged = false;
+  for (size_t k = 1; k < values.size() && !staged; ++k)
+    staged = readsWrittenBefore(values[k], to.var, places, k);
+  if (staged) {
+    SourcePos pos = position(at->getBeginLoc());
+    for (ExprRef &v : values) {
+      Var *t = newLocal("staged", v->type, pos);
+      out.push_back(decl(t, v));
+      v = varRef(t);
+    }
+  }
+  for (size_t k = 0; k < places.size(); ++k)
+    out.push_back(assign(places[k], convert(values[k], places[k]->type)));
+}
+
+void Lowering::fillEigen(const RecordView &to, const clang::Expr *init, std::vector<StmtRef> &out) {
+  if (to.places.size() != 1 || to.dims[0].size() != 1)
+    unsupported(init, "this Eigen matrix is not supported here");
+  std::optional<EigenShape> shape = eigenShapeOf(init->getType(), ctx_);
+  EigenView view;
+  view.var = to.places[0].var;
+  view.offset = to.places[0].offset ? to.places[0].offset : intLit(0);
+  view.rows = shape ? shape->rows : static_cast<int>(to.dims[0][0]);
+  view.cols = shape ? shape->cols : 1;
+  view.rowStride = 1;
+  view.colStride = view.rows;
+  view.elem = view.var->elem;
+  const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(eigenBare(init));
+  if (construct && construct->getNumArgs() == 0)
+    return; // left as it is, as Eigen leaves it
+  setEigen(view, eigenValue(init), BinaryOp::Add, false, init, out);
+}
+
+StmtRef Lowering::lowerEigenStmt(const clang::Expr *e) {
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(eigenBare(e));
+  const clang::FunctionDecl *fd = call ? eigenCallee(call) : nullptr;
+  if (!fd)
+    return nullptr;
+  if (StmtRef init = lowerEigenCommaInit(call))
+    return init;
+  std::vector<StmtRef> out;
+  const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  const auto *member = llvm::dyn_cast<clang::CXXMemberCallExpr>(call);
+  const clang::Expr *target = op ? op->getArg(0) : member ? member->getImplicitObjectArgument()
+                                                           : nullptr;
+  if (!target || !isEigen(target))
+    return nullptr;
+  std::string name = fd->getDeclName().isIdentifier() ? fd->getName().str() : "";
+  auto body = [&](auto fill) {
+    return withSideEffects([&] {
+      std::vector<StmtRef> stmts;
+      std::optional<EigenView> to = eigenView(target);
+      if (!to)
+        unsupported(target, "assigns to an Eigen expression that is not a matrix in memory");
+      fill(*to, stmts);
+      StmtRef b = block(stmts);
+      b->pos = position(call->getBeginLoc());
+      return b;
+    });
+  };
+  if (op) {
+    clang::OverloadedOperatorKind kind = op->getOperator();
+    if (op->getNumArgs() != 2)
+      return nullptr;
+    const clang::Expr *rhs = op->getArg(1);
+    if (kind == clang::OO_Equal)
+      return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+        setEigen(to, eigenValue(rhs), BinaryOp::Add, false, call, stmts);
+      });
+    if (kind == clang::OO_PlusEqual || kind == clang::OO_MinusEqual)
+      return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+        setEigen(to, eigenValue(rhs), kind == clang::OO_PlusEqual ? BinaryOp::Add : BinaryOp::Sub,
+                 true, call, stmts);
+      });
+    if (kind == clang::OO_StarEqual || kind == clang::OO_SlashEqual)
+      return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+        BinaryOp bop = kind == clang::OO_StarEqual ? BinaryOp::Mul : BinaryOp::Div;
+        if (!isEigen(rhs)) {
+          ExprRef s = convert(lowerExpr(rhs), to.elem);
+          EigenValue k = to.value();
+          for (ExprRef &x : k.at)
+            x = s;
+          setEigen(to, k, bop, true, call, stmts);
+        } else if (to.isArray || bop == BinaryOp::Div) {
+          setEigen(to, eigenValue(rhs), bop, true, call, stmts);
+        } else {
+          setEigen(to, eigenProduct(to.value(), eigenValue(rhs), call), BinaryOp::Add, false,
+                   call, stmts);
+        }
+      });
+    return nullptr;
+  }
+  unsigned n = call->getNumArgs();
+  auto constant = [&](const EigenView &to, const std::function<ExprRef(int, int)> &coeff,
+                      std::vector<StmtRef> &stmts) {
+    EigenValue v = to.value();
+    for (int c = 0; c < to.cols; ++c)
+      for (int r = 0; r < to.rows; ++r)
+        v.at[r + c * to.rows] = coeff(r, c);
+    setEigen(to, v, BinaryOp::Add, false, call, stmts);
+  };
+  if ((name == "setZero" || name == "setOnes" || name == "setIdentity") && n == 0)
+    return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+      ExprRef zero = floatLit(0.0, to.elem), one = floatLit(1.0, to.elem);
+      constant(to, [&](int r, int c) {
+        return name == "setZero" ? zero : name == "setOnes" ? one : (r == c ? one : zero);
+      }, stmts);
+    });
+  if ((name == "setConstant" || name == "fill") && n == 1)
+    return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+      ExprRef x = convert(lowerExpr(call->getArg(0)), to.elem);
+      constant(to, [&](int, int) { return x; }, stmts);
+    });
+  if (name == "normalize" && n == 0)
+    return body([&](const EigenView &to, std::vector<StmtRef> &stmts) {
+      EigenValue self = to.value();
+      Var *z = newLocal("squared_norm", to.elem, position(call->getBeginLoc()));
+      stmts.push_back(decl(z, eigenReduce(self, BinaryOp::Add, true)));
+      std::vector<StmtRef> divide;
+      for (ExprRef &x : self.at)
+        divide.push_back(assign(x, binary(BinaryOp::Div, x, math(MathFn::Sqrt, to.elem,
+                                                                 {varRef(z)}))));
+      stmts.push_back(ifStmt(binary(BinaryOp::Gt, varRef(z), floatLit(0.0, to.elem)),
+                             block(divide)));
+    });
+  return nullptr;
+}
+
+StmtRef Lowering::lowerEigenCommaInit(const clang::CallExpr *call) {
+  // m << a, b, c;  is  operator,(operator,(operator<<(m, a), b), c)
+  const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(call);
+  if (!op || (op->getOperator() != clang::OO_Comma && op->getOperator() != clang::OO_LessLess))
+    return nullptr;
+  std::vector<const clang::Expr *> items;
+  const clang::Expr *at = op;
+  while (true) {
+    const auto *link = llvm::dyn_cast<clang::CXXOperatorCallExpr>(eigenBare(at));
+    if (!link || link->getNumArgs() != 2)
+      return nullptr;
+    items.insert(items.begin(), link->getArg(1));
+    if (link->getOperator() == clang::OO_LessLess) {
+      at = link->getArg(0);
+      break;
+    }
+    if (link->getOperator() != clang::OO_Comma)
+      return nullptr;
+    at = link->getArg(0);
+  }
+  if (!isEigen(at))
+    return nullptr;
+  return withSideEffects([&] {
+    std::optional<EigenView> to = eigenView(at);
+    if (!to)
+      unsupported(at, "a comma initialiser of an Eigen expression that is not a matrix in "
+                      "memory is not supported");
+    if (static_cast<int>(items.size()) != to->rows * to->cols)
+      unsupported(call, "the comma initialiser gives " + std::to_string(items.size()) +
+                            " coefficients to a matrix of " +
+                            std::to_string(to->rows * to->cols));
+    EigenValue v = to->value();
+    for (size_t k = 0; k < items.size(); ++k) {
+      if (isEigen(items[k]))
+        unsupported(items[k], "a comma initialiser of blocks is not supported; give each "
+                              "coefficient");
+      int r = static_cast<int>(k) / to->cols, c = static_cast<int>(k) % to->cols; // by rows
+      v.at[r + c * to->rows] = convert(lowerExpr(items[k]), to->elem);
+    }
+    std::vector<StmtRef> stmts;
+    setEigen(*to, v, BinaryOp::Add, false, call, stmts);
+    StmtRef b = block(stmts);
+    b->pos = position(call->getBeginLoc());
+    return b;
+  });
+}
+
+} // namespace cgp
