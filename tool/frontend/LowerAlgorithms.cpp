@@ -25,12 +25,21 @@
 // (Lowering::lambdaOperation), or <functional>'s std::plus, minus,
 // multiplies and divides.
 //
+// An iterator held in a variable (`auto it = v.begin();`, `auto it =
+// std::lower_bound(...)`) is what a local pointer is (LowerAliases.cpp): the
+// buffer it points into and an offset variable that `++it`, `it += k` and
+// `it = other` move; `*it`, `it[k]`, comparisons, `it - other`, std::next,
+// std::prev and std::distance read the offset. lower_bound and upper_bound
+// are libstdc++'s binary search, placed before the statement.
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/Lowering.h"
 
 #include "frontend/TypeMapping.h"
 
 #include "clang/AST/ExprCXX.h"
+
+#include <map>
 
 namespace cgp {
 namespace {
@@ -39,7 +48,7 @@ namespace {
 /// object passed by value.
 const clang::Expr *iteratorValue(const clang::Expr *e) {
   while (true) {
-    e = withoutTemporaries(e->IgnoreParenImpCasts());
+    e = withoutTemporaries(e->IgnoreParenImpCasts())->IgnoreParenImpCasts();
     const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
     if (!c || c->getNumArgs() < 1 || !c->getConstructor()->isConvertingConstructor(false))
       return e;
@@ -90,6 +99,8 @@ ScalarType sumType(const ScalarType &a, const ScalarType &b) {
 } // namespace
 
 ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algorithm) {
+  if (ExprRef place = iteratorPosition(e))
+    return place;
   const clang::Expr *it = iteratorValue(e);
   const clang::Expr *object = nullptr;
   bool first = rangeCall(it, "begin", object);
@@ -109,9 +120,11 @@ ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algor
       (op->getOperator() == clang::OO_Plus || op->getOperator() == clang::OO_Minus)) {
     bool iteratorFirst = !op->getArg(0)->getType()->isIntegerType();
     ExprRef base = iteratorAddress(op->getArg(iteratorFirst ? 0 : 1), algorithm);
-    ExprRef by = asInt(lowerExpr(op->getArg(iteratorFirst ? 1 : 0)));
+    ExprRef by = asInt(lowerIndex(op->getArg(iteratorFirst ? 1 : 0)));
     if (op->getOperator() == clang::OO_Minus)
-      by = unary(UnaryOp::Neg, by);
+      return address(base->var, isInteger(base->operands[0], 0)
+                                    ? unary(UnaryOp::Neg, by)
+                                    : binary(BinaryOp::Sub, base->operands[0], by));
     return address(base->var, plus(base->operands[0], by));
   }
   if (e->getType()->isPointerType() || e->getType()->isArrayType()) {
@@ -121,8 +134,190 @@ ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algor
                      "give it a row, or loop over the elements");
     return a;
   }
+  if (algorithm.empty())
+    unsupported(e, "this iterator is not supported; an iterator must point into one std::vector "
+                   "or std::array (begin(), end(), another iterator, plus or minus a count)");
   unsupported(e, "the range of 'std::" + algorithm + "' must be pointers into one buffer or "
                  "begin()/end() of a std::vector or std::array (plus or minus a count)");
+}
+
+bool Lowering::isIteratorType(clang::QualType t) {
+  const clang::CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && isStandardLibraryRecord(rd) && rd->getName().contains("iterator");
+}
+
+ExprRef Lowering::iteratorPosition(const clang::Expr *e) {
+  const clang::Expr *it = iteratorValue(e);
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(it))
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl());
+        vd && isIteratorType(vd->getType()))
+      if (auto a = aliases_.find(vd); a != aliases_.end() && a->second.offset)
+        return address(a->second.base, varRef(a->second.offset));
+  if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(it);
+      op && (op->getOperator() == clang::OO_PlusPlus || op->getOperator() == clang::OO_MinusMinus) &&
+      isIteratorType(op->getType()))
+    unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
+                    "in a statement of its own ('++it;')");
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(it);
+  const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier() ||
+      llvm::isa<clang::CXXMethodDecl>(callee))
+    return nullptr;
+  std::string name = callee->getName().str();
+  unsigned n = call->getNumArgs();
+  if ((name == "next" || name == "prev") && (n == 1 || n == 2)) {
+    ExprRef from = iteratorAddress(call->getArg(0), name);
+    bool counted = n == 2 && !llvm::isa<clang::CXXDefaultArgExpr>(call->getArg(1));
+    ExprRef by = counted ? asInt(lowerIndex(call->getArg(1))) : intLit(1);
+    if (name == "prev")
+      return address(from->var, binary(BinaryOp::Sub, from->operands[0], by));
+    return address(from->var, plus(from->operands[0], by));
+  }
+  if ((name == "max_element" || name == "min_element") && n == 2) {
+    ExprRef first = iteratorAddress(call->getArg(0), name);
+    ExprRef at = lowerExtremeElement(call, call->getArg(0));
+    return address(first->var, plus(first->operands[0], at));
+  }
+  if ((name == "lower_bound" || name == "upper_bound") && n >= 3) {
+    if (n != 3)
+      unsupported(call, "'std::" + name + "' with a comparison of its own is not supported; "
+                        "write the search");
+    requireStatementsBefore(call, "'std::" + name + "'");
+    return binarySearch(call, name == "upper_bound");
+  }
+  return nullptr;
+}
+
+ExprRef Lowering::binarySearch(const clang::CallExpr *call, bool upper) {
+  std::string name = upper ? "upper_bound" : "lower_bound";
+  SourcePos pos = position(call->getBeginLoc());
+  const IteratorRange range = iteratorRange(call->getArg(0), call->getArg(1), name);
+  Var *buffer = range.first->var;
+  // libstdc++: len = last - first; while (len > 0) { half = len >> 1;
+  // if (*(first + half) < value) (upper: !(value < *(first + half)))
+  // { first += half + 1; len -= half + 1; } else len = half; }
+  ExprRef value = lowerExpr(call->getArg(2));
+  if (value->type.isFloating() || buffer->elem.isFloating())
+    value = convert(value, buffer->elem.isFloating() ? buffer->elem : value->type);
+  Var *found = newLocal(name + "_at", ScalarType::intType(), pos);
+  Var *len = newLocal(name + "_len", ScalarType::intType(), pos);
+  Var *half = newLocal(name + "_half", ScalarType::intType(), pos);
+  ExprRef middle = index(buffer, {binary(BinaryOp::Add, varRef(found), varRef(half))});
+  ExprRef before = upper ? unary(UnaryOp::Not, binary(BinaryOp::Lt, value, middle))
+                         : binary(BinaryOp::Lt, middle, value);
+  ExprRef step = binary(BinaryOp::Add, varRef(half), intLit(1));
+  std::vector<StmtRef> body{
+      decl(half, binary(BinaryOp::Shr, varRef(len), intLit(1))),
+      ifStmt(before,
+             block({assign(varRef(found), step, AssignOp::Add),
+                    assign(varRef(len), step, AssignOp::Sub)}),
+             block({assign(varRef(len), varRef(half))}))};
+  std::vector<StmtRef> out{
+      decl(found, asInt(range.first->operands[0])),
+      decl(len, binary(BinaryOp::Sub, asInt(range.end), varRef(found))),
+      whileStmt(binary(BinaryOp::Gt, varRef(len), intLit(0)), block(body))};
+  out.back()->pos = pos;
+  appendAll(sideEffects_->before, out);
+  return address(buffer, varRef(found));
+}
+
+StmtRef Lowering::lowerIteratorDecl(const clang::VarDecl *vd) {
+  std::string name = vd->getNameAsString();
+  if (!vd->getInit())
+    unsupported(vd->getLocation(), "the iterator '" + name + "' must be initialised where it is "
+                                   "declared, so that cgp-ad knows which container it points into");
+  return withSideEffects([&] {
+    ExprRef where = iteratorAddress(vd->getInit(), "");
+    Var off;
+    off.name = name + "_at";
+    off.elem = ScalarType::intType();
+    off.origin = Var::Local;
+    off.pos = position(vd->getLocation());
+    Var *offset = module_.newVar(off);
+    aliases_[vd] = Alias{where->var, {varRef(offset)}, offset, name};
+    StmtRef d = decl(offset, asInt(where->operands[0]));
+    d->pos = offset->pos;
+    return d;
+  });
+}
+
+StmtRef Lowering::lowerIteratorMove(const clang::Expr *e) {
+  const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e->IgnoreParens());
+  if (!op || op->getNumArgs() < 1 || !isIteratorType(op->getArg(0)->getType()))
+    return nullptr;
+  const Alias *a = pointerAlias(op->getArg(0));
+  clang::OverloadedOperatorKind kind = op->getOperator();
+  bool moves = kind == clang::OO_PlusPlus || kind == clang::OO_MinusMinus ||
+               kind == clang::OO_PlusEqual || kind == clang::OO_MinusEqual ||
+               kind == clang::OO_Equal;
+  if (!moves)
+    return nullptr;
+  if (!a)
+    unsupported(op, "only iterators held in local variables can be moved");
+  if (kind == clang::OO_PlusPlus || kind == clang::OO_MinusMinus)
+    return assign(varRef(a->offset), intLit(1),
+                  kind == clang::OO_PlusPlus ? AssignOp::Add : AssignOp::Sub);
+  if (kind == clang::OO_Equal) {
+    ExprRef where = iteratorAddress(op->getArg(1), "");
+    if (where->var != a->base)
+      unsupported(op, "the iterator '" + a->name + "' points into '" + a->base->name +
+                          "' and is set here to point into '" + where->var->name +
+                          "'; an iterator must stay in the container it was initialised with");
+    return assign(varRef(a->offset), asInt(where->operands[0]));
+  }
+  return assign(varRef(a->offset), asInt(lowerIndex(op->getArg(1))),
+                kind == clang::OO_PlusEqual ? AssignOp::Add : AssignOp::Sub);
+}
+
+ExprRef Lowering::lowerIteratorOperation(const clang::CXXOperatorCallExpr *op) {
+  if (op->getNumArgs() < 1 || !isIteratorType(op->getArg(0)->getType()))
+    return nullptr;
+  clang::OverloadedOperatorKind kind = op->getOperator();
+  if (kind == clang::OO_Star && op->getNumArgs() == 1) {
+    ExprRef at = iteratorAddress(op->getArg(0), "");
+    return index(at->var, {at->operands[0]});
+  }
+  if (kind == clang::OO_Subscript) {
+    ExprRef at = iteratorAddress(op->getArg(0), "");
+    return index(at->var, {plus(at->operands[0], asInt(lowerIndex(op->getArg(1))))});
+  }
+  if (kind == clang::OO_Arrow)
+    unsupported(op, "'->' on an iterator is not supported; index the container");
+  if (kind == clang::OO_PlusPlus || kind == clang::OO_MinusMinus)
+    unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
+                    "in a statement of its own ('++it;')");
+  static const std::map<clang::OverloadedOperatorKind, BinaryOp> compare = {
+      {clang::OO_EqualEqual, BinaryOp::Eq}, {clang::OO_ExclaimEqual, BinaryOp::Ne},
+      {clang::OO_Less, BinaryOp::Lt},       {clang::OO_LessEqual, BinaryOp::Le},
+      {clang::OO_Greater, BinaryOp::Gt},    {clang::OO_GreaterEqual, BinaryOp::Ge},
+      {clang::OO_Minus, BinaryOp::Sub}};
+  auto c = compare.find(kind);
+  if (c == compare.end() || op->getNumArgs() != 2 || !isIteratorType(op->getArg(1)->getType()))
+    return nullptr; // it + k and it - k are places (iteratorAddress)
+  ExprRef a = iteratorAddress(op->getArg(0), ""), b = iteratorAddress(op->getArg(1), "");
+  if (a->var != b->var)
+    unsupported(op, "compares iterators of different containers ('" + a->var->name + "' and '" +
+                        b->var->name + "')");
+  if (c->second == BinaryOp::Sub) // `it - v.begin()`: the offset itself
+    return convert(isInteger(b->operands[0], 0)
+                       ? asInt(a->operands[0])
+                       : binary(BinaryOp::Sub, asInt(a->operands[0]), asInt(b->operands[0])),
+                   scalarType(op->getType(), op->getBeginLoc()));
+  return binary(c->second, asInt(a->operands[0]), asInt(b->operands[0]));
+}
+
+ExprRef Lowering::lowerDistance(const clang::CallExpr *e, const ScalarType &type) {
+  if (foreignRoot(e->getArg(0)) || foreignRoot(e->getArg(1)))
+    return nullptr; // iterators of a constant kept whole
+  ExprRef a = iteratorAddress(e->getArg(0), "distance");
+  ExprRef b = iteratorAddress(e->getArg(1), "distance");
+  if (a->var != b->var)
+    unsupported(e, "'std::distance' from '" + a->var->name + "' to '" + b->var->name +
+                       "' is not supported; both must be in one container");
+  return convert(isInteger(a->operands[0], 0)
+                     ? asInt(b->operands[0])
+                     : binary(BinaryOp::Sub, asInt(b->operands[0]), asInt(a->operands[0])),
+                 type);
 }
 
 Lowering::IteratorRange Lowering::iteratorRange(const clang::Expr *firstArg,

@@ -174,6 +174,8 @@ StmtRef Lowering::lowerReferenceDecl(const clang::VarDecl *vd) {
 
 StmtRef Lowering::lowerPointerMove(const clang::Expr *e) {
   e = e->IgnoreParens();
+  if (StmtRef move = lowerIteratorMove(e))
+    return move;
   auto offsetOf = [&](const clang::Expr *p) -> const Alias & {
     const Alias *a = pointerAlias(p);
     if (!a)

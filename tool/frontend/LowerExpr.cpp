@@ -211,6 +211,8 @@ ExprRef Lowering::lowerExpr(const clang::Expr *e) {
     if (op->getOperator() == clang::OO_Star && op->getNumArgs() == 1)
       if (ExprRef element = lowerExtremeElement(op->getArg(0)))
         return element;
+    if (ExprRef r = lowerIteratorOperation(op))
+      return r;
     if (ExprRef element = lowerContainerSubscript(op))
       return element;
     return lowerOperatorCall(op);
@@ -370,6 +372,8 @@ ExprRef Lowering::lowerPlace(const clang::Expr *e) {
     lv = lowerSubscript(as);
   } else if (const auto *oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(inner);
              oc && (lv = lowerContainerSubscript(oc))) {
+  } else if (const auto *oc = llvm::dyn_cast<clang::CXXOperatorCallExpr>(inner);
+             oc && (lv = lowerIteratorOperation(oc))) {
   } else if (const auto *mc = llvm::dyn_cast<clang::CXXMemberCallExpr>(inner);
              mc && (lv = lowerContainerMethod(mc))) {
   } else if (const auto *uo = llvm::dyn_cast<clang::UnaryOperator>(inner);
@@ -425,6 +429,8 @@ ExprRef Lowering::lowerUnary(const clang::UnaryOperator *e) {
     }
     if (ExprRef element = lowerExtremeElement(sub))
       return element;
+    if (ExprRef found = iteratorPosition(sub)) // *std::lower_bound(a, a + n, x)
+      return index(found->var, {found->operands[0]});
     if (ExprRef element = lowerPointee(sub))
       return element;
     unsupported(e, "dereferencing this pointer expression is not supported");
@@ -515,6 +521,8 @@ ExprRef Lowering::lowerBinary(const clang::BinaryOperator *e) {
 }
 
 ExprRef Lowering::lowerAddress(const clang::Expr *e) {
+  if (ExprRef found = iteratorPosition(e)) // std::lower_bound(a, a + n, x), std::next(p)
+    return found;
   const clang::Expr *inner = e->IgnoreParens();
   if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(inner)) {
     if (ice->getCastKind() == clang::CK_ArrayToPointerDecay) {
@@ -619,9 +627,12 @@ ExprRef Lowering::lowerCall(const clang::CallExpr *e) {
         return select(binary(BinaryOp::Lt, a, b), b, a);
       return select(binary(BinaryOp::Lt, b, a), b, a);
     }
-    if (name == "distance" && e->getNumArgs() == 2)
+    if (name == "distance" && e->getNumArgs() == 2) {
       if (ExprRef position = lowerExtremeElement(e->getArg(1), e->getArg(0)))
         return convert(position, resultType);
+      if (ExprRef difference = lowerDistance(e, resultType))
+        return difference;
+    }
     if ((name == "min" || name == "max") && e->getNumArgs() == 1)
       if (ExprRef extreme = lowerListExtreme(e, name == "max", resultType))
         return extreme;

@@ -247,6 +247,8 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
     return lowerStructVectorDecl(vd); // std::vector<S> ps(n);
   if (auto c = containerTypeOf(type, ctx_); c && c->isVector)
     return lowerVectorDecl(vd, *c);
+  if (isIteratorType(type) && !type->isReferenceType())
+    return lowerIteratorDecl(vd); // auto it = v.begin();
   if (type->isRecordType() && !type->getAsCXXRecordDecl()->isLambda() &&
       !containerTypeOf(type, ctx_))
     return lowerRecordDecl(vd);

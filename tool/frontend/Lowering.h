@@ -666,6 +666,28 @@ private:
   ExprRef lowerListExtreme(const clang::CallExpr *e, bool largest, const ScalarType &type);
   /// The place an iterator or pointer of a range points to (an Address).
   ExprRef iteratorAddress(const clang::Expr *e, const std::string &algorithm);
+  // Iterators held in variables (LowerAlgorithms.cpp): a local pointer's
+  // alias (the buffer and an offset variable).
+  /// Whether `t` is an iterator class of the standard library.
+  static bool isIteratorType(clang::QualType t);
+  /// The place an iterator local, std::next/prev of an iterator, or
+  /// lower_bound/upper_bound/min_element/max_element of a range points to
+  /// (an Address); null for other expressions.
+  ExprRef iteratorPosition(const clang::Expr *e);
+  /// lower_bound (upper_bound) as libstdc++'s binary search, placed before
+  /// the statement: the place it finds.
+  ExprRef binarySearch(const clang::CallExpr *call, bool upper);
+  /// `auto it = v.begin();` and any iterator local initialised so.
+  StmtRef lowerIteratorDecl(const clang::VarDecl *vd);
+  /// `++it`, `--it`, `it += k`, `it -= k`, `it = other` on an iterator local:
+  /// the statement moving its offset; null for other statements.
+  StmtRef lowerIteratorMove(const clang::Expr *e);
+  /// `*it`, `it[k]`, comparisons and `it - other` of iterators; null for
+  /// other operator calls.
+  ExprRef lowerIteratorOperation(const clang::CXXOperatorCallExpr *op);
+  /// `std::distance(a, b)` of two iterators of one container; null for
+  /// iterators of a constant kept whole.
+  ExprRef lowerDistance(const clang::CallExpr *e, const ScalarType &type);
   /// A range of one buffer given by two iterators: the place the first
   /// points to (an Address) and the offset where the range ends.
   struct IteratorRange {

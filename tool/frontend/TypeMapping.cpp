@@ -196,6 +196,8 @@ static std::string otherEigenType(clang::QualType t, const clang::ASTContext &ct
   clang::PrintingPolicy policy(ctx.getLangOpts());
   policy.SuppressTagKeyword = true;
   std::string name = rd->getName().str();
+  if (name == "Matrix" || name == "Array")
+    return ""; // eigenShapeOf's
   if (name == "Map" || name == "Ref" || name == "Block")
     return "'Eigen::" + name + "' is not supported; copy the coefficients into a fixed-size "
            "matrix (Eigen::Vector3d v = ...)";

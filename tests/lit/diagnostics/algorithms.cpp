@@ -57,15 +57,16 @@ double k(const double* x, int n) {
 }
 #endif
 
-// An iterator kept in a variable is refused in the user's words, never with
-// the library's members (`_M_current`).
+// An iterator moved inside an expression is refused in the user's words,
+// never with the library's members (`_M_current`).
 #ifdef ITERATOR_VARIABLE
 CGP_GRAD(x)
 double k(const std::vector<double>& x) {
   auto it = std::max_element(x.begin(), x.end());
-  // ITERATOR_VARIABLE: algorithms.cpp:[[@LINE-1]]:8: error: cannot differentiate 'k': an iterator of the standard library held in a variable ('__gnu_cxx::__normal_iterator<const double *, std::vector<double>>') is not supported; index the container (v[i]) or loop with a range-based for
+  double a = *it++;
+  // ITERATOR_VARIABLE: algorithms.cpp:[[@LINE-1]]:15: error: cannot differentiate 'k': moving an iterator inside an expression ('*it++') is not supported; move it in a statement of its own ('++it;')
   // ITERATOR_VARIABLE-NOT: _M_current
-  return *it;
+  return a;
 }
 #endif
 
