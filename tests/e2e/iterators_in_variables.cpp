@@ -71,7 +71,9 @@ double edit(std::vector<double>& v, const std::array<double, 5>& w) {
   if (it < v.end() - 1)
     it[1] += 0.5 * *best;
   auto p = std::lower_bound(w.begin(), w.end(), 0.5);
-  return v[0] + v[2] + *best + *p * std::distance(w.begin(), p);
+  auto q = w.begin(); // a std::array's iterator is a pointer
+  q += 1;
+  return v[0] + v[2] + *best + *p * std::distance(w.begin(), p) + q[1] * *q;
 }
 
 #ifndef __CGP_AD__

@@ -2019,6 +2019,12 @@ class Gen:
         # fill_n, copy, copy_n), drawing nothing from the others: kernels without them are unchanged.
         self.ralgo = random.Random(self.seed * 122949829 + 67)
         self.arate = self.ralgo.choice([0.0, 0.3, 0.5]) if on else 0.0
+        # An eleventh stream, random.Random(seed * 49979687 + 101), adds iterators held in
+        # variables after some of this stream's snippets (loops from begin() to end() reading or
+        # writing *it, a walk back from end() in a while loop, it + k, it[k], std::next, std::prev,
+        # std::distance, it - begin()), drawing nothing from the others.
+        self.riter = random.Random(self.seed * 49979687 + 101)
+        self.irate = self.riter.choice([0.0, 0.2, 0.4]) if on else 0.0
 
     @contextlib.contextmanager
     def calt(self, budget):
@@ -2123,6 +2129,9 @@ class Gen:
                 if self.arate and self.ralgo.random() < self.arate:
                     with self.alt(1, self.ralgo):
                         out += self.c_algo(sc)
+                if self.irate and self.riter.random() < self.irate:
+                    with self.alt(1, self.riter):
+                        out += self.c_iter(sc)
                 return out
             out = []
             params = {p[1] for p in self.cparams}
@@ -2528,6 +2537,50 @@ class Gen:
             return [Line("std::copy(%s, %s);", SLiteral(rng(a)), SLiteral(first(b)))]
         n = self.r.randint(1, a.lo)
         return [Line("std::copy_n(%s, %d, %s);", SLiteral(first(a)), n, SLiteral(first(b)))]
+
+    def c_iter(self, sc):
+        """Iterators of a one-dimensional container held in variables: a loop from begin() to end()
+        reading *it (or writing it, for a writable container), a walk back from end() with --it in
+        a while loop, or an iterator moved by += k and read as *it, it[j], with std::next, std::prev
+        and std::distance."""
+        flat = [c for c in sc.cv if not c.cols and c.lo >= 1]
+        if not flat:
+            return []
+        c = self.pick(flat)
+        it = self.fresh("it")
+        deref = RawF(lambda x: "(*%s)" % it, VMAG)
+        kind = self.pick(["loop", "loop", "back", "moved"])
+        if kind == "loop":
+            head = self.pick(["for (auto %s = %s.begin(); %s != %s.end(); ++%s) {",
+                              "for (auto %s = std::begin(%s); %s < std::end(%s); %s += 1) {"])
+            inner = Scope(sc)
+            inner.loop += 1
+            inner.cv = sc.cv
+            if c.writable and self.chance(0.4):
+                body = [Line("*%s = %s;", it, Math("tanh", [Bin("+", Bin("*", Lit(self.const(0.4, 0.9)), deref),
+                                                                     self.fexpr(inner, 1))], self.style(), 1.0))]
+            else:
+                body = self.acc_line(inner, Bin("*", deref, self.var_leaf(inner)))
+            return [Block(head, body, "}", (it, c.name, it, c.name, it))]
+        if kind == "back":
+            inner = Scope(sc)
+            inner.loop += 1
+            inner.cv = sc.cv
+            body = [Line("--%s;", it)] + self.acc_line(inner, Bin("*", deref, self.var_leaf(inner)))
+            return [Line("auto %s = %s.end();", it, c.name),
+                    Block("while (%s != %s.begin()) {", body, "}", (it, c.name))]
+        k = self.r.randint(0, c.lo - 1)
+        out = [Line("auto %s = %s.begin();", it, c.name)]
+        if k:
+            out.append(Line("%s += %d;", it, k))
+        read = self.pick(["(*%s)" % it, "%s[0]" % it, "*std::next(%s.begin(), %d)" % (c.name, k),
+                          "*std::prev(%s.end(), %d)" % (c.name, c.lo - k) if c.exact else "(*%s)" % it])
+        out += self.acc_line(sc, Bin("*", RawF(lambda x: read, VMAG), self.var_leaf(sc)))
+        if self.chance(0.5):
+            dist = self.pick(["std::distance(%s.begin(), %s)" % (c.name, it), "(%s - %s.begin())" % (it, c.name)])
+            out += self.acc_line(sc, Bin("*", IntAsT(IV(dist), self.const(0.05, 0.3), self.chance(0.5)),
+                                         self.var_leaf(sc)))
+        return out
 
     def c_fill(self, sc):
         c = self.pick([c for c in sc.cv if not c.vec and not c.cols and c.writable])

@@ -102,19 +102,6 @@ ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algor
   if (ExprRef place = iteratorPosition(e))
     return place;
   const clang::Expr *it = iteratorValue(e);
-  const clang::Expr *object = nullptr;
-  bool first = rangeCall(it, "begin", object);
-  if (first || rangeCall(it, "end", object)) {
-    if (containerTypeOf(object->getType(), ctx_)) {
-      Var *v = memoryVar(object);
-      if (v && !(v->isArray() && v->dims.size() == 2))
-        return address(v, first ? intLit(0) : asInt(containerSize(object)));
-    } else if (object->getType()->isConstantArrayType()) {
-      Var *v = memoryVar(object);
-      if (v && v->isArray() && v->dims.size() == 1)
-        return address(v, first ? intLit(0) : intLit(v->dims[0]));
-    }
-  }
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(it);
       op && op->getNumArgs() == 2 &&
       (op->getOperator() == clang::OO_Plus || op->getOperator() == clang::OO_Minus)) {
@@ -148,6 +135,19 @@ bool Lowering::isIteratorType(clang::QualType t) {
 
 ExprRef Lowering::iteratorPosition(const clang::Expr *e) {
   const clang::Expr *it = iteratorValue(e);
+  const clang::Expr *object = nullptr;
+  bool first = rangeCall(it, "begin", object);
+  if (first || rangeCall(it, "end", object)) {
+    if (containerTypeOf(object->getType(), ctx_)) {
+      Var *v = memoryVar(object);
+      if (v && !(v->isArray() && v->dims.size() == 2))
+        return address(v, first ? intLit(0) : asInt(containerSize(object)));
+    } else if (object->getType()->isConstantArrayType()) {
+      Var *v = memoryVar(object);
+      if (v && v->isArray() && v->dims.size() == 1)
+        return address(v, first ? intLit(0) : intLit(v->dims[0]));
+    }
+  }
   if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(it))
     if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl());
         vd && isIteratorType(vd->getType()))

@@ -670,7 +670,7 @@ private:
   // alias (the buffer and an offset variable).
   /// Whether `t` is an iterator class of the standard library.
   static bool isIteratorType(clang::QualType t);
-  /// The place an iterator local, std::next/prev of an iterator, or
+  /// The place begin()/end() of a container, an iterator local, std::next/prev of an iterator, or
   /// lower_bound/upper_bound/min_element/max_element of a range points to
   /// (an Address); null for other expressions.
   ExprRef iteratorPosition(const clang::Expr *e);
