@@ -52,7 +52,7 @@ double rigid(const Matrix3d& R, const Vector3d& a, const Vector3d& b) {
   e += q * 0.25 + R.trace() + R.determinant();
   Matrix3d S = R * R.transpose() + Matrix3d::Identity();
   Matrix3d Sinv = S.inverse();
-  e += Sinv(0, 1) + Sinv.sum() * 0.1;
+  e += Sinv(0, 1) + Sinv.sum() * 0.1 + S.eval()(2, 2) * 0.01;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       e += 0.01 * (i + 1) * S(i, j) * d(j);

@@ -150,6 +150,22 @@ class Math(Node):
         return "%s(%s)" % (self.fn, a)
 
 
+# Eigen's fixed-size matrices (the twelfth stream) only where run.py --eigen asks for them: the
+# kernels then include <Eigen/Dense>, which a machine without Eigen cannot compile.
+EIGEN = False
+
+
+class ENode(Node):
+    """An Eigen expression (or a number read from one): fmt % rendered parts, with `Eigen::Matrix<T`
+    spelled with the floating type; mag bounds the modulus of each coefficient."""
+
+    def __init__(self, fmt, parts, mag):
+        self.fmt, self.parts, self.mag = fmt, parts, mag
+
+    def r(self, c):
+        return self.fmt.replace("Matrix<T,", "Matrix<%s," % c.T) % tuple(p.r(c) for p in self.parts)
+
+
 class CNode(Node):
     """A std::complex expression (or a real number read from one): fmt % rendered parts ('T' in fmt is the floating type);
     mag bounds its modulus."""
@@ -440,12 +456,14 @@ class Scope:
         if parent is None:
             self.fs, self.arrs, self.ints = [], [], []
             self.cx = []
+            self.ev = []
             self.loop = 0  # loop depth
             self.level = 0
         else:
             self.fs, self.arrs, self.ints = list(parent.fs), list(parent.arrs), list(parent.ints)
             self.structs = list(getattr(parent, "structs", []))  # struct variables (third stream's code)
             self.cx = list(getattr(parent, "cx", []))  # std::complex locals (sixth stream's code)
+            self.ev = list(getattr(parent, "ev", []))  # Eigen locals (twelfth stream's code): (name, rows)
             self.bools = list(getattr(parent, "bools", []))
             self.loop = parent.loop
             self.level = parent.level + 1
@@ -492,9 +510,13 @@ class Gen:
         self.init_containers()
         self.init_template_kernel()
         self.init_complex()
+        self.init_eigen()
 
     # -- small utilities
     def fresh(self, base):
+        if self.eig:  # names of the twelfth stream's code (ve1, ...)
+            self.ecounter += 1
+            return "%se%d" % (base, self.ecounter)
         if self.cplx:  # names of the sixth stream's code (zq1, ...)
             self.qcounter += 1
             return "%sq%d" % (base, self.qcounter)
@@ -804,6 +826,8 @@ class Gen:
                 out += self.container_snippet(scope)  # from the fifth stream: std::vector, std::array
             if not self.alt_depth and not self.in_helper and self.qrate and self.r6.random() < self.qrate:
                 out += self.complex_snippet(scope)  # from the sixth stream: std::complex
+            if not self.alt_depth and not self.in_helper and self.erate and self.r12.random() < self.erate:
+                out += self.eigen_snippet(scope)  # from the twelfth stream: Eigen matrices
         return out
 
     def stmt(self, scope):
@@ -1987,6 +2011,188 @@ class Gen:
         then = [Line("%s *= std::polar(%s, %s);", z, Lit(1.0), self.fexpr(sc, 1))]
         els = [Line("%s = %s * %s;", z, Lit(0.5), z)]
         return [If(cond, then, els)]
+
+    # ---------------------------------------------------------------- Eigen matrices
+    # Eigen::Matrix<T, 3, 1> and Eigen::Matrix<T, 3, 3> locals (a twelfth stream, self.r12 =
+    # random.Random(seed * 32452843 + 7), only with run.py --eigen): declared from bounded
+    # coefficients (a constructor of three, a comma initialiser of nine, Identity() plus a scaled
+    # matrix), updated (+=, scaling, a coefficient or a column assigned, a product by a matrix),
+    # also in loops, and read back into the kernel's scalars through dot, norm, squaredNorm, sum,
+    # coefficients, cross products, determinants, traces and 1x1 products. Every expression has a
+    # bound on the modulus of its coefficients (ENode.mag), kept below 3 by scaling; norms are of
+    # 1 + v.squaredNorm(), away from the kink at 0. Names: ve1, me2, ...; the locals live in Scope.ev.
+    def init_eigen(self):
+        e = self.r12 = random.Random(self.seed * 32452843 + 7)
+        self.eig = False  # generating this stream's code
+        self.ecounter = 0
+        on = EIGEN and e.random() < 0.3
+        self.erate = e.choice([0.1, 0.2, 0.3]) if on else 0.0
+        self.uses_eigen = False
+
+    def eigen_snippet(self, scope):
+        with self.alt(self.r12.randint(1, 3), self.r12):
+            self.eig = True
+            self.uses_eigen = True
+            try:
+                sc = Scope(scope)
+                sc.level, sc.loop = scope.level, scope.loop
+                kinds = [(4, "decl"), (4 if sc.ev else 0, "update"), (6 if sc.ev else 0, "read"),
+                         (2 if sc.ev and sc.loop < self.max_loop else 0, "loop")]
+                k = self.wpick(kinds)
+                out = getattr(self, "e_" + k)(sc)
+                if k == "decl":
+                    scope.ev.append(sc.ev[-1])  # seen by the rest of the block
+                return out
+            finally:
+                self.eig = False
+
+    def etanh(self, sc):
+        return Math("tanh", [self.fexpr(sc, 1)], self.style(), 1.0)
+
+    def esquash(self, a, bound=2.0):
+        if a.mag <= bound:
+            return a
+        return ENode("(%s * %s)", [Lit(round(bound / a.mag, 4)), a], bound)
+
+    def evec(self, sc, depth):
+        """A 3-vector expression."""
+        vs = [n for n, rows in sc.ev if rows == 1]
+        ms = [n for n, rows in sc.ev if rows == 3]
+        if depth <= 0 or self.r.random() < 0.3:
+            if vs and self.chance(0.6):
+                return ENode("%s", [IV(self.pick(vs))], 2.0)
+            if ms and self.chance(0.3):
+                return ENode("%s.col(%d)" % (self.pick(ms), self.r.randint(0, 2)), [], 2.0)
+            return ENode("Eigen::Matrix<T, 3, 1>(%s, %s, %s)", [self.etanh(sc) for _ in range(3)], 1.0)
+        d = depth - 1
+        k = self.wpick([(4, "add"), (2, "sub"), (3, "scale"), (3 if ms else 0, "matvec"), (2, "cross"),
+                        (2, "cwise"), (1, "neg"), (2, "array")])
+        a = self.evec(sc, d)
+        if k in ("add", "sub"):
+            b = self.evec(sc, d)
+            return self.esquash(ENode("(%s " + ("+" if k == "add" else "-") + " %s)", [a, b], a.mag + b.mag))
+        if k == "scale":
+            c = self.etanh(sc)
+            return ENode("(%s * %s)", [c, a] if self.chance(0.5) else [a, c], a.mag)
+        if k == "matvec":
+            m = self.pick(ms)
+            return self.esquash(ENode("(%s * %s)" % (m, "%s"), [a], 3 * 2.0 * a.mag))
+        if k == "cross":
+            b = self.evec(sc, d)
+            return self.esquash(ENode("%s.cross(%s)", [a, b], 2 * a.mag * b.mag))
+        if k == "cwise":
+            b = self.evec(sc, d)
+            return self.esquash(ENode("%s.cwiseProduct(%s)", [a, b], a.mag * b.mag))
+        if k == "neg":
+            return ENode("(-%s)", [a], a.mag)
+        fn = self.pick(["tanh", "sin", "cos"])
+        return ENode("%s.array().%s().matrix()" % ("%s", fn), [a], 1.0)
+
+    def emat(self, sc, avoid=None):
+        """A 3x3 matrix expression: a local, Identity() plus a scaled one, a transpose (never of
+        `avoid`, the matrix being assigned: Eigen itself would read coefficients it has already
+        written), a product."""
+        ms = [n for n, rows in sc.ev if rows == 3]
+        ts = [n for n in ms if n != avoid]
+        k = self.wpick([(4 if ms else 0, "var"), (2 if ts else 0, "t"), (2 if ms else 0, "prod"), (1, "ident")])
+        if k == "var":
+            return ENode("%s", [IV(self.pick(ms))], 2.0)
+        if k == "t":
+            return ENode("%s.transpose()" % self.pick(ts), [], 2.0)
+        if k == "prod":
+            return ENode("(0.15 * %s)", [ENode("(%s * %s)" % (self.pick(ms), self.pick(ms)), [], 12.0)], 1.8)
+        return ENode("(Eigen::Matrix<T, 3, 3>::Identity() + %s * %s)",
+                     [Lit(self.const(0.1, 0.4)), ENode("%s", [IV(self.pick(ms))], 2.0) if ms else
+                      ENode("Eigen::Matrix<T, 3, 3>::Ones()", [], 1.0)], 1.8)
+
+    def e_decl(self, sc):
+        if self.chance(0.6):
+            name = self.fresh("v")
+            e = self.esquash(self.evec(sc, self.r.randint(1, 3)), 2.0)
+            sc.ev.append((name, 1))
+            return [Decl("Eigen::Matrix<%s, 3, 1> %s = %s;", "T", name, e)]
+        name = self.fresh("m")
+        sc.ev.append((name, 3))
+        if self.chance(0.5) or not [n for n, r in sc.ev if r == 3 and n != name]:
+            coeffs = ", ".join(["%s"] * 9)
+            return [Decl("Eigen::Matrix<%s, 3, 3> %s;", "T", name),
+                    Line("%s << " + coeffs + ";", name, *[self.etanh(sc) for _ in range(9)])]
+        sc.ev.pop()
+        e = self.emat(sc)
+        sc.ev.append((name, 3))
+        return [Decl("Eigen::Matrix<%s, 3, 3> %s = %s;", "T", name, e)]
+
+    def e_update(self, sc):
+        name, rows = self.pick(sc.ev)
+        if rows == 1:
+            k = self.pick(["add", "scale", "coeff", "contract", "segment"])
+            if k == "add":
+                return [Line("%s += %s;", name, self.esquash(self.evec(sc, 1), 0.5))]
+            if k == "scale":
+                return [Line("%s *= %s;", name, Lit(self.const(0.3, 0.9)))]
+            if k == "coeff":
+                return [Line("%s(%d) = %s;", name, self.r.randint(0, 2), self.etanh(sc))]
+            if k == "segment":
+                return [Line("%s.head<2>() *= %s;", name, Lit(self.const(0.3, 0.9)))]
+            return [Line("%s = %s * %s + %s;", name, Lit(0.5), name, self.esquash(self.evec(sc, 1), 1.0))]
+        k = self.pick(["col", "coeff", "scale", "add"])
+        if k == "col":
+            return [Line("%s.col(%d) = %s;", name, self.r.randint(0, 2), self.esquash(self.evec(sc, 1), 2.0))]
+        if k == "coeff":
+            return [Line("%s(%d, %d) = %s;", name, self.r.randint(0, 2), self.r.randint(0, 2), self.etanh(sc))]
+        if k == "scale":
+            return [Line("%s *= %s;", name, Lit(self.const(0.3, 0.9)))]
+        return [Line("%s = %s * %s + %s * %s;", name, Lit(0.5), name, Lit(0.1), self.emat(sc, avoid=name))]
+
+    def ereal(self, sc):
+        """A number read from the Eigen locals (modulus at most about 10)."""
+        vs = [n for n, rows in sc.ev if rows == 1]
+        ms = [n for n, rows in sc.ev if rows == 3]
+        kinds = [(3 if vs else 0, "dot"), (2 if vs else 0, "norm"), (2 if vs else 0, "sq"), (2 if vs else 0, "sum"),
+                 (3 if vs else 0, "coeff"), (1 if vs else 0, "crossx"), (2 if ms else 0, "det"),
+                 (2 if ms else 0, "trace"), (2 if ms else 0, "mcoeff"), (2 if ms and vs else 0, "quad")]
+        k = self.wpick(kinds)
+        if k == "dot":
+            return ENode("%s.dot(%s)" % (self.pick(vs), "%s"), [self.esquash(self.evec(sc, 1), 2.0)], 12.0)
+        if k == "norm":
+            return ENode("std::sqrt(1 + %s.squaredNorm())" % self.pick(vs), [], 4.0)
+        if k == "sq":
+            return ENode("%s.squaredNorm()" % self.pick(vs), [], 12.0)
+        if k == "sum":
+            return ENode("%s.sum()" % self.pick(vs), [], 6.0)
+        if k == "coeff":
+            v = self.pick(vs)
+            return ENode(self.pick(["%s(%d)", "%s[%d]"]) % (v, self.r.randint(0, 2)), [], 2.0)
+        if k == "crossx":
+            return ENode("%s.cross(%s).%s()" % (self.pick(vs), self.pick(vs), self.pick(["x", "y", "z"])), [], 8.0)
+        if k == "det":
+            return ENode("%s.determinant()" % self.pick(ms), [], 48.0)
+        if k == "trace":
+            return ENode("%s.trace()" % self.pick(ms), [], 6.0)
+        if k == "mcoeff":
+            return ENode("%s(%d, %d)" % (self.pick(ms), self.r.randint(0, 2), self.r.randint(0, 2)), [], 2.0)
+        return ENode("(%s.transpose() * %s * %s).value()" % (self.pick(vs), self.pick(ms), self.pick(vs)), [], 36.0)
+
+    def e_read(self, sc):
+        e = self.ereal(sc)
+        return self.acc_line(sc, Bin("*", ENode("(%s * %s)", [Lit(round(1.0 / e.mag, 4)), e], 1.0), self.var_leaf(sc)))
+
+    def e_loop(self, sc):
+        """A short loop that updates an Eigen vector and reads it back."""
+        vs = [n for n, rows in sc.ev if rows == 1]
+        i = self.fresh("i")
+        n = self.r.randint(2, 4)
+        inner = Scope(sc)
+        inner.loop = sc.loop + 1
+        inner.ints.append(IVar(i, 0, n - 1))
+        if not vs:
+            return self.e_read(sc)
+        v = self.pick(vs)
+        body = [Line("%s = %s * %s + %s;", v, Lit(0.6), v, self.esquash(self.evec(inner, 1), 0.8))]
+        body += [Line("%s(%s %% 3) += %s * %s;", v, i, Lit(0.1), self.etanh(inner))]
+        body += self.acc_line(inner, Bin("*", ENode("(%s * %s)", [Lit(0.25), self.ereal(inner)], 3.0),
+                                         self.var_leaf(inner)))
+        return [Block("for (int %s = 0; %s < %d; ++%s) {" % (i, i, n, i), body)]
 
     # ---------------------------------------------------------------- containers
     # std::vector and std::array (a fifth stream): kernel parameters (`const std::vector<T>&`,

@@ -168,6 +168,10 @@ ExprRef Lowering::eigenTree(const std::vector<ExprRef> &terms, size_t first, siz
 
 std::optional<Lowering::EigenView> Lowering::eigenView(const clang::Expr *e) {
   e = eigenBare(e);
+  if (const auto *self = llvm::dyn_cast<clang::CXXMemberCallExpr>(e);
+      self && e->isGLValue() && eigenCallee(self) && self->getMethodDecl()->getIdentifier() &&
+      (self->getMethodDecl()->getName() == "eval" || self->getMethodDecl()->getName() == "derived"))
+    return eigenView(self->getImplicitObjectArgument()); // m.eval() of a matrix is m itself
   if (std::optional<EigenShape> shape = eigenShapeOf(e->getType(), ctx_)) {
     if (e->isPRValue() && !(structRValue(e) && filledByCall(e)))
       return std::nullopt; // a value Eigen makes
