@@ -154,7 +154,8 @@ ExprRef Lowering::iteratorPosition(const clang::Expr *e) {
       if (auto a = aliases_.find(vd); a != aliases_.end() && a->second.offset)
         return address(a->second.base, varRef(a->second.offset));
   if (const auto *op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(it);
-      op && (op->getOperator() == clang::OO_PlusPlus || op->getOperator() == clang::OO_MinusMinus) &&
+      op &&
+      (op->getOperator() == clang::OO_PlusPlus || op->getOperator() == clang::OO_MinusMinus) &&
       isIteratorType(op->getType()))
     unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
                     "in a statement of its own ('++it;')");

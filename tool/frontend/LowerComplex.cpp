@@ -29,31 +29,10 @@
 namespace cgp {
 namespace {
 
-/// `e` without the nodes that only carry a value along: parentheses,
-/// temporaries and their copies, no-op conversions, `T(x)`.
-const clang::Expr *bare(const clang::Expr *e) {
-  while (true) {
-    e = withoutTemporaries(e);
-    if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
-        ice && (ice->getCastKind() == clang::CK_NoOp ||
-                ice->getCastKind() == clang::CK_LValueToRValue))
-      e = ice->getSubExpr();
-    else if (const auto *fc = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e);
-             fc && fc->getCastKind() == clang::CK_ConstructorConversion)
-      e = fc->getSubExpr();
-    else
-      return e;
-  }
-}
-
 /// The function a std::complex operation calls: a member or friend of
 /// std::complex, or a function of <complex> in namespace std.
 const clang::FunctionDecl *complexCallee(const clang::Expr *e) {
-  const clang::FunctionDecl *fd = nullptr;
-  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))
-    fd = c->getDirectCallee();
-  else if (const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e))
-    fd = c->getConstructor();
+  const clang::FunctionDecl *fd = calleeOf(e);
   if (!fd)
     return nullptr;
   const clang::DeclContext *ns = fd->getDeclContext()->getEnclosingNamespaceContext();
@@ -69,7 +48,7 @@ bool Lowering::isComplex(const clang::Expr *e) const {
 bool Lowering::isComplexOperation(const clang::Expr *e) {
   if (!e)
     return false;
-  e = bare(e);
+  e = withoutValueCarriers(e);
   if (!isComplex(e) || !e->isPRValue())
     return false;
   if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(e))
@@ -92,7 +71,7 @@ void Lowering::refuseComplexOnDevice(const clang::Expr *e) {
 }
 
 Lowering::ComplexValue Lowering::complexValue(const clang::Expr *e, const ScalarType &t) {
-  const clang::Expr *value = bare(e);
+  const clang::Expr *value = withoutValueCarriers(e);
   if (!isComplex(value))
     return {convert(lowerExpr(e), t), floatLit(0.0, t)};
   refuseComplexOnDevice(e);
@@ -109,7 +88,7 @@ Lowering::ComplexValue Lowering::complexValue(const clang::Expr *e, const Scalar
 
 Lowering::ComplexValue Lowering::complexResult(const clang::Expr *e) {
   refuseComplexOnDevice(e);
-  e = bare(e);
+  e = withoutValueCarriers(e);
   ScalarType t = complexType(e);
   auto value = [&](const clang::Expr *x) { return complexValue(x, t); };
   auto real = [&](const clang::Expr *x) { return convert(lowerExpr(x), t); };
@@ -146,7 +125,8 @@ Lowering::ComplexValue Lowering::complexResult(const clang::Expr *e) {
       if (op->getOperator() == clang::OO_Plus)
         return a;
     } else if (op->getNumArgs() == 2) {
-      bool leftReal = !isComplex(bare(arg(0))), rightReal = !isComplex(bare(arg(1)));
+      bool leftReal = !isComplex(withoutValueCarriers(arg(0)));
+      bool rightReal = !isComplex(withoutValueCarriers(arg(1)));
       ComplexValue a = value(arg(0)), b = value(arg(1));
       switch (op->getOperator()) {
       case clang::OO_Plus: // <complex> adds a real number to the real part only
@@ -205,7 +185,8 @@ Lowering::ComplexValue Lowering::complexResult(const clang::Expr *e) {
       return mathOf(MathFn::ComplexPowIntRe,
                     {a.re, a.im, convert(lowerExpr(arg(1)), ScalarType::intType())});
     }
-    bool baseComplex = isComplex(bare(arg(0))), exponentComplex = isComplex(bare(arg(1)));
+    bool baseComplex = isComplex(withoutValueCarriers(arg(0)));
+    bool exponentComplex = isComplex(withoutValueCarriers(arg(1)));
     if (baseComplex && exponentComplex) {
       ComplexValue a = value(arg(0)), b = value(arg(1));
       return mathOf(MathFn::ComplexPowRe, {a.re, a.im, b.re, b.im});
@@ -255,10 +236,10 @@ ExprRef Lowering::lowerComplexScalar(const clang::Expr *e) {
     operand = args[0];
     args.erase(args.begin());
   }
-  if (!operand || !isComplex(bare(operand)))
+  if (!operand || !isComplex(withoutValueCarriers(operand)))
     return nullptr;
   std::string name = callee->isOverloadedOperator() ? "" : callee->getNameAsString();
-  ScalarType t = complexType(bare(operand));
+  ScalarType t = complexType(withoutValueCarriers(operand));
   if ((name == "real" || name == "imag") && args.empty()) {
     ComplexValue z = complexValue(operand, t);
     return name == "real" ? z.re : z.im;
@@ -287,7 +268,7 @@ ExprRef Lowering::lowerComplexScalar(const clang::Expr *e) {
 }
 
 StmtRef Lowering::lowerComplexStmt(const clang::Expr *e) {
-  const auto *call = llvm::dyn_cast<clang::CallExpr>(bare(e));
+  const auto *call = llvm::dyn_cast<clang::CallExpr>(withoutValueCarriers(e));
   if (!call || !complexCallee(call))
     return nullptr;
   const auto *md = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
@@ -323,7 +304,7 @@ StmtRef Lowering::lowerComplexStmt(const clang::Expr *e) {
       setComplex(z, complexResult(operand), stmts); // z = a * b;
       return block(stmts);
     }
-    bool real = !isComplex(bare(operand));
+    bool real = !isComplex(withoutValueCarriers(operand));
     ComplexValue b = complexValue(operand, t);
     ComplexValue r;
     switch (op->getOperator()) {

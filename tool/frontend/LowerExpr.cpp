@@ -39,6 +39,32 @@ const clang::Expr *withoutTemporaries(const clang::Expr *e) {
   }
 }
 
+const clang::Expr *withoutValueCarriers(const clang::Expr *e) {
+  while (true) {
+    e = withoutTemporaries(e);
+    if (const auto *ice = llvm::dyn_cast<clang::ImplicitCastExpr>(e);
+        ice && (ice->getCastKind() == clang::CK_NoOp ||
+                ice->getCastKind() == clang::CK_LValueToRValue ||
+                ice->getCastKind() == clang::CK_DerivedToBase ||
+                ice->getCastKind() == clang::CK_UncheckedDerivedToBase ||
+                ice->getCastKind() == clang::CK_ConstructorConversion))
+      e = ice->getSubExpr();
+    else if (const auto *fc = llvm::dyn_cast<clang::CXXFunctionalCastExpr>(e);
+             fc && fc->getCastKind() == clang::CK_ConstructorConversion)
+      e = fc->getSubExpr();
+    else
+      return e;
+  }
+}
+
+const clang::FunctionDecl *calleeOf(const clang::Expr *e) {
+  if (const auto *c = llvm::dyn_cast<clang::CallExpr>(e))
+    return c->getDirectCallee();
+  if (const auto *c = llvm::dyn_cast<clang::CXXConstructExpr>(e))
+    return c->getConstructor();
+  return nullptr;
+}
+
 namespace {
 
 bool inStdOrGlobal(const clang::FunctionDecl *fd) {

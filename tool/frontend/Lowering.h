@@ -40,6 +40,17 @@ inline bool isReadOnly(const Var *v) {
 /// move constructions (LowerExpr.cpp).
 const clang::Expr *withoutTemporaries(const clang::Expr *e);
 
+/// `e` without the nodes that only carry a value along: withoutTemporaries',
+/// no-op and derived-to-base conversions (Eigen takes `const MatrixBase<D>&`)
+/// and constructor conversions, `T(x)` included (LowerExpr.cpp).
+const clang::Expr *withoutValueCarriers(const clang::Expr *e);
+
+/// The function a call or a construction calls; null for other expressions.
+const clang::FunctionDecl *calleeOf(const clang::Expr *e);
+
+/// The function of Eigen a call or construction calls; null for others.
+const clang::FunctionDecl *eigenCallee(const clang::Expr *e);
+
 class Lowering {
 public:
   Lowering(clang::ASTContext &ctx, Diagnoser &diag, Module &module)

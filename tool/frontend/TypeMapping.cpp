@@ -182,16 +182,20 @@ std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTCont
   return elem;
 }
 
-/// Why a type of Eigen other than a fixed-size Matrix or Array (an
-/// expression template, a Map, a Quaternion) is refused; empty for others.
-static std::string otherEigenType(clang::QualType t, const clang::ASTContext &ctx) {
-  const clang::CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
-  const clang::DeclContext *dc = rd ? rd->getDeclContext() : nullptr;
+bool inEigenNamespace(const clang::Decl *d) {
+  const clang::DeclContext *dc = d ? d->getDeclContext() : nullptr;
   const clang::NamespaceDecl *top = nullptr;
   for (; dc; dc = dc->getParent())
     if (const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(dc))
       top = ns;
-  if (!top || top->getName() != "Eigen")
+  return top && top->getName() == "Eigen";
+}
+
+/// Why a type of Eigen other than a fixed-size Matrix or Array (an
+/// expression template, a Map, a Quaternion) is refused; empty for others.
+static std::string otherEigenType(clang::QualType t, const clang::ASTContext &ctx) {
+  const clang::CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd || !inEigenNamespace(rd))
     return "";
   clang::PrintingPolicy policy(ctx.getLangOpts());
   policy.SuppressTagKeyword = true;
@@ -215,7 +219,8 @@ std::optional<EigenShape> eigenShapeOf(clang::QualType t, const clang::ASTContex
   clang::QualType bare = t.getNonReferenceType().getCanonicalType();
   const auto *spec =
       llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(bare->getAsCXXRecordDecl());
-  if (!spec || !spec->getIdentifier() || (spec->getName() != "Matrix" && spec->getName() != "Array"))
+  if (!spec || !spec->getIdentifier() ||
+      (spec->getName() != "Matrix" && spec->getName() != "Array"))
     return std::nullopt;
   const auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(spec->getDeclContext());
   if (!ns || ns->getName() != "Eigen" || !ns->getParent()->isTranslationUnit())
@@ -525,7 +530,8 @@ std::string flattenRecord(clang::QualType t, const clang::ASTContext &ctx,
   };
   std::string problem = visit(rd, "", visit);
   // Eigen's matrices define their copies, which copy the coefficients.
-  bool eigenMembers = std::any_of(out.begin(), out.end(), [](const RecordLeaf &l) { return l.eigen; });
+  bool eigenMembers =
+      std::any_of(out.begin(), out.end(), [](const RecordLeaf &l) { return l.eigen; });
   if (problem.empty() && !vectors && !rd->isTriviallyCopyable() && !eigenMembers)
     return "structs that are not trivially copyable (such as '" + t.getAsString() +
            "') are not supported here";

@@ -49,6 +49,9 @@ std::optional<ContainerType> containerTypeOf(clang::QualType t, const clang::AST
 /// the layout the standard guarantees (an array of two numbers).
 std::optional<ScalarType> complexElement(clang::QualType t, const clang::ASTContext &ctx);
 
+/// Whether `d` is declared in namespace Eigen or one nested in it.
+bool inEigenNamespace(const clang::Decl *d);
+
 /// An Eigen dense type of fixed size, `Eigen::Matrix<T, R, C>` or
 /// `Eigen::Array<T, R, C>` (references and const looked through).
 struct EigenShape {
