@@ -304,7 +304,7 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
         unsupported(e, "'fill' of this container is not supported");
       ExprRef value = convert(lowerExpr(mc->getArg(0)), v->elem);
       if (v->isConst && v->origin != Var::Local)
-        unsupported(e, "assigns to the constant '" + v->name + "'");
+        unsupported(e, readOnlyWrite(v));
       return elementLoop(v, containerSize(object), [value](ExprRef) { return value; },
                          position(e->getBeginLoc()));
     }
@@ -339,7 +339,7 @@ StmtRef Lowering::lowerContainerStmt(const clang::Expr *e) {
   if (!to || !from)
     unsupported(e, "a std::array can be assigned only from another std::array variable");
   if (to->isConst && to->origin != Var::Local)
-    unsupported(e, "assigns to the constant '" + to->name + "'");
+    unsupported(e, readOnlyWrite(to));
   std::vector<StmtRef> out;
   int64_t count = 1;
   for (int64_t d : c->dims)

@@ -393,7 +393,7 @@ void Lowering::setEigen(const EigenView &to, const EigenValue &value, BinaryOp o
       (to.rows != value.rows && to.rows != value.cols))
     unsupported(at, "the Eigen expression assigned has another size than its destination");
   if (isReadOnly(to.var))
-    unsupported(at, "assigns to the constant '" + to.var->name + "'");
+    unsupported(at, readOnlyWrite(to.var));
   std::vector<ExprRef> places, values;
   for (int c = 0; c < to.cols; ++c)
     for (int r = 0; r < to.rows; ++r) {

@@ -380,7 +380,7 @@ ExprRef Lowering::lowerSubscript(const clang::ArraySubscriptExpr *e) {
 ExprRef Lowering::lowerLValue(const clang::Expr *e) {
   ExprRef lv = lowerPlace(e);
   if (isReadOnly(lv->var))
-    unsupported(e, "assigns to the constant '" + lv->var->name + "'");
+    unsupported(e, readOnlyWrite(lv->var));
   return lv;
 }
 

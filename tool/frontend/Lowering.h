@@ -35,6 +35,18 @@ inline bool isReadOnly(const Var *v) {
   return v->origin == Var::Global || (v->isConst && v->origin != Var::Local);
 }
 
+/// Why a write to `v`, read-only, is refused. A parameter C++ lets the
+/// function write is one taken by value (a struct holding an array, an
+/// Eigen matrix, a container) whose elements are read in the caller's
+/// argument.
+inline std::string readOnlyWrite(const Var *v) {
+  std::string name = v->spelling.empty() ? v->name : v->spelling;
+  if (v->origin == Var::Param)
+    return "assigns to '" + name + "', a parameter taken by value whose elements cgp-ad reads "
+           "in the caller's argument; copy it into a local and change the copy";
+  return "assigns to the constant '" + name + "'";
+}
+
 /// `e` without what C++ wraps around a value it copies or keeps alive:
 /// parentheses, temporaries (materialised, bound, cleaned up) and copy or
 /// move constructions (LowerExpr.cpp).

@@ -11,6 +11,7 @@
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 %eigen -DROW_MAJOR 2>&1 | FileCheck %s --check-prefix=ROW_MAJOR
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 %eigen -DOTHER_METHOD 2>&1 | FileCheck %s --check-prefix=OTHER_METHOD
 // RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 %eigen -DBLOCK_SIZE 2>&1 | FileCheck %s --check-prefix=BLOCK_SIZE
+// RUN: %expect-exit 1 %cgpad %s -o %t/out -- -std=c++17 %eigen -DBY_VALUE 2>&1 | FileCheck %s --check-prefix=BY_VALUE
 // RUN: test ! -e %t/out
 #include <cgp/cgp.h>
 #include <Eigen/Dense>
@@ -80,5 +81,14 @@ CGP_GRAD(v)
 double k(const Eigen::Vector4d& v, int n) {
   return v.head(n).sum();
   // BLOCK_SIZE: eigen.cpp:[[@LINE-1]]:10: error: cannot differentiate 'k': the size of 'head' must be known at compile time (write it as a template argument, 'head<n>(...)', or a constant)
+}
+#endif
+
+#ifdef BY_VALUE
+CGP_GRAD(m)
+double k(Eigen::Matrix2d m, const Eigen::Vector2d& v) {
+  m(0, 1) += 0.5;
+  // BY_VALUE: eigen.cpp:[[@LINE-1]]:3: error: cannot differentiate 'k': assigns to 'm', a parameter taken by value whose elements cgp-ad reads in the caller's argument; copy it into a local and change the copy
+  return v.dot(m * v);
 }
 #endif
