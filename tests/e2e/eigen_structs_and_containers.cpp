@@ -2,9 +2,10 @@
 // method (a camera projecting points), a helper writing a Vector2d through
 // a reference, a std::vector<Vector3d> parameter that is differentiated and
 // a std::vector<Vector2d> that is not (its elements copied where a helper
-// takes them), and an array of Vector3d through a pointer. A matrix member
-// is an array leaf of its struct (`cam_R[9]`); a vector of matrices is one
-// flat buffer of their coefficients.
+// takes them), an array of Vector3d through a pointer, and Eigen::Map views
+// of pointer parameters, read and written through. A matrix member is an
+// array leaf of its struct (`cam_R[9]`); a vector of matrices is one flat
+// buffer of their coefficients; a Map is its buffer and an offset (`p_at`).
 //
 // REQUIRES: eigen
 // RUN: rm -rf %t && mkdir -p %t
@@ -60,6 +61,21 @@ double spread(const Vector3d* pts, int n) {
   for (int i = 0; i < n; ++i)
     s += (pts[i] - c).norm();
   return s;
+}
+
+// Eigen::Map locals over pointer parameters, read and written through, and a
+// Map made where it is used.
+CGP_GRAD(x, y)
+CGP_JVP(x, y)
+double mapped(const double* x, double* y, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) {
+    Eigen::Map<const Vector3d> p(x + 3 * i);
+    Eigen::Map<Vector3d> q(y + 3 * i);
+    q = 0.5 * q + p.cross(Vector3d::UnitZ());
+    s += p.squaredNorm() * q(1);
+  }
+  return s + Eigen::Map<const Matrix3d>(x).determinant();
 }
 
 #ifndef __CGP_AD__
@@ -140,6 +156,15 @@ int main() {
       std::vector<Vector3d> p = points(X.data(), n), tp = points(t.f64("pts"), n);
       return spread_jvp(p.data(), n, tp.data());
     });
+    c.run();
+  }
+  {
+    cgp_test::Checker c("mapped (Eigen::Map over pointers)");
+    std::vector<double>& x = c.in("x", 9, -1.0, 1.0);
+    std::vector<double>& y = c.inout("y", 9, -1.0, 1.0);
+    c.primal([&] { return mapped(x.data(), y.data(), 3); });
+    c.grad([&](cgp_test::Grads& d) { return mapped_grad(x.data(), y.data(), 3, d.f64("x"), d.f64("y")); });
+    c.jvp([&](cgp_test::Tangents& t) { return mapped_jvp(x.data(), y.data(), 3, t.f64("x"), t.f64("y")); });
     c.run();
   }
   return cgp_test::finish();

@@ -65,18 +65,29 @@ ExprRef times(const ExprRef &e, int64_t k) {
   return binary(BinaryOp::Mul, e, intLit(k, e->type));
 }
 
-/// Whether `e` reads an element of `v` that one of `places[0..k)` names (or
-/// one at a position known only at run time).
+/// `e` as a base and a constant it adds (`q_at + 2`: q_at and 2; `5`: null
+/// and 5).
+std::pair<ExprRef, int64_t> baseAndConstant(const ExprRef &e) {
+  if (e->kind == ExprKind::IntLit)
+    return {nullptr, e->intValue};
+  if (e->kind == ExprKind::Binary && e->binaryOp == BinaryOp::Add &&
+      e->operands[1]->kind == ExprKind::IntLit)
+    return {e->operands[0], e->operands[1]->intValue};
+  return {e, 0};
+}
+
+/// Whether `e` reads an element of `v` that one of `places[0..k)` may name:
+/// the same constant past the same base, or a base that differs.
 bool readsWrittenBefore(const ExprRef &e, const Var *v, const std::vector<ExprRef> &places,
                         size_t k) {
   if (e->kind == ExprKind::Index && e->var == v) {
-    const ExprRef &at = e->operands[0];
-    if (at->kind != ExprKind::IntLit)
-      return true;
-    for (size_t j = 0; j < k; ++j)
-      if (places[j]->operands[0]->kind != ExprKind::IntLit ||
-          places[j]->operands[0]->intValue == at->intValue)
+    auto [base, at] = baseAndConstant(e->operands[0]);
+    for (size_t j = 0; j < k; ++j) {
+      auto [placeBase, placeAt] = baseAndConstant(places[j]->operands[0]);
+      bool sameBase = (!base && !placeBase) || (base && placeBase && sameExpr(base, placeBase));
+      if (!sameBase || placeAt == at)
         return true;
+    }
   } else if (e->var == v) {
     return true;
   }
@@ -110,8 +121,63 @@ Lowering::EigenValue Lowering::EigenView::value() const {
   return v;
 }
 
+Lowering::EigenView Lowering::eigenMapView(const clang::Expr *pointer, const EigenShape &shape,
+                                           const clang::Expr *at) {
+  if (!pointer->getType()->isPointerType())
+    unsupported(at, "an Eigen::Map is supported over a pointer to numbers ('x', 'x + k', "
+                    "'v.data()')");
+  ExprRef where = lowerAddress(pointer);
+  EigenView v;
+  v.var = where->var;
+  v.offset = where->operands[0];
+  v.rows = shape.rows;
+  v.cols = shape.cols;
+  v.rowStride = 1;
+  v.colStride = shape.rows;
+  v.isArray = shape.isArray;
+  v.elem = shape.elem;
+  if (v.var->elem != shape.elem)
+    unsupported(at, "the Eigen::Map views numbers of another type than its matrix's");
+  return v;
+}
+
+StmtRef Lowering::lowerEigenMapDecl(const clang::VarDecl *vd) {
+  EigenShape shape = *eigenMapShapeOf(vd->getType(), ctx_);
+  const auto *construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(
+      vd->getInit() ? withoutValueCarriers(vd->getInit()) : nullptr);
+  if (!construct || construct->getNumArgs() < 1 || isEigen(construct->getArg(0)))
+    unsupported(vd->getLocation(), "the Eigen::Map '" + vd->getNameAsString() +
+                                       "' must be made from a pointer where it is declared");
+  return withSideEffects([&] {
+    EigenView v = eigenMapView(construct->getArg(0), shape, construct);
+    std::vector<StmtRef> binds;
+    if (v.offset->kind != ExprKind::IntLit) { // the offset as the Map is made, kept
+      Var off;
+      off.name = vd->getNameAsString() + "_at";
+      off.elem = v.offset->type.kind == ScalarType::Integer ? v.offset->type : ScalarType::intType();
+      off.origin = Var::Local;
+      off.pos = position(vd->getLocation());
+      Var *offset = module_.newVar(off);
+      binds.push_back(decl(offset, convert(v.offset, offset->elem)));
+      v.offset = varRef(offset);
+    }
+    eigenMaps_[vd] = v;
+    StmtRef out = block(binds);
+    out->pos = position(vd->getLocation());
+    return out;
+  });
+}
+
 std::optional<Lowering::EigenView> Lowering::eigenView(const clang::Expr *e) {
   e = withoutValueCarriers(e);
+  if (const auto *dr = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    if (const auto *vd = llvm::dyn_cast<clang::VarDecl>(dr->getDecl()))
+      if (auto map = eigenMaps_.find(vd); map != eigenMaps_.end())
+        return map->second;
+  if (std::optional<EigenShape> mapped = eigenMapShapeOf(e->getType(), ctx_))
+    if (const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+        construct && construct->getNumArgs() >= 1 && !isEigen(construct->getArg(0)))
+      return eigenMapView(construct->getArg(0), *mapped, construct); // Map<const Vector3d>(x)
   if (const auto *self = llvm::dyn_cast<clang::CXXMemberCallExpr>(e);
       self && e->isGLValue() && eigenCallee(self) && self->getMethodDecl()->getIdentifier() &&
       (self->getMethodDecl()->getName() == "eval" || self->getMethodDecl()->getName() == "derived"))

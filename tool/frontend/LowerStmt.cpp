@@ -249,6 +249,8 @@ StmtRef Lowering::lowerDecl(const clang::VarDecl *vd) {
     return lowerVectorDecl(vd, *c);
   if (isIteratorType(type) && !type->isReferenceType())
     return lowerIteratorDecl(vd); // auto it = v.begin();
+  if (eigenMapShapeOf(type, ctx_) && !type->isReferenceType())
+    return lowerEigenMapDecl(vd); // Eigen::Map<const Eigen::Vector3d> p(x);
   if (type->isRecordType() && !type->getAsCXXRecordDecl()->isLambda() &&
       !containerTypeOf(type, ctx_))
     return lowerRecordDecl(vd);

@@ -324,6 +324,13 @@ private:
   };
   /// Whether `e` has a type of Eigen (a matrix, an array, an expression).
   bool isEigen(const clang::Expr *e) const;
+  /// `Eigen::Map<const Eigen::Vector3d> p(x + 3 * i);`: `p` stands for the
+  /// coefficients in the buffer from there on, a view kept in eigenMaps_.
+  StmtRef lowerEigenMapDecl(const clang::VarDecl *vd);
+  /// The view a Map of a fixed-size matrix gives (`Map<const Vector3d>(x)`).
+  EigenView eigenMapView(const clang::Expr *pointer, const EigenShape &shape,
+                         const clang::Expr *at);
+  std::map<const clang::VarDecl *, EigenView> eigenMaps_;
   /// Whether `e` is made by Eigen's own functions (an operator, a method, a
   /// constructor), as opposed to a helper of the user returning a matrix.
   bool isEigenOperation(const clang::Expr *e);

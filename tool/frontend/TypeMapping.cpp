@@ -202,7 +202,11 @@ static std::string otherEigenType(clang::QualType t, const clang::ASTContext &ct
   std::string name = rd->getName().str();
   if (name == "Matrix" || name == "Array")
     return ""; // eigenShapeOf's
-  if (name == "Map" || name == "Ref" || name == "Block")
+  if (name == "Map")
+    return "this 'Eigen::Map' is not supported; a Map of a fixed-size matrix with the default "
+           "strides may be a local made from a pointer (Eigen::Map<const Eigen::Vector3d> "
+           "v(x)); elsewhere copy the coefficients into a fixed-size matrix";
+  if (name == "Ref" || name == "Block")
     return "'Eigen::" + name + "' is not supported; copy the coefficients into a fixed-size "
            "matrix (Eigen::Vector3d v = ...)";
   if (name.find("Op") != std::string::npos || name == "Product" || name == "Transpose" ||
@@ -253,6 +257,27 @@ std::optional<EigenShape> eigenShapeOf(clang::QualType t, const clang::ASTContex
     return std::nullopt;
   }
   return shape;
+}
+
+std::optional<EigenShape> eigenMapShapeOf(clang::QualType t, const clang::ASTContext &ctx) {
+  clang::QualType bare = t.getNonReferenceType().getCanonicalType();
+  const auto *spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(bare->getAsCXXRecordDecl());
+  if (!spec || !spec->getIdentifier() || spec->getName() != "Map" || !inEigenNamespace(spec))
+    return std::nullopt;
+  const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+  if (args.size() < 1 || args[0].getKind() != clang::TemplateArgument::Type)
+    return std::nullopt;
+  // Map<M, Options, Stride>: only the default (unaligned, contiguous) strides.
+  if (args.size() >= 3 && args[2].getKind() == clang::TemplateArgument::Type) {
+    const auto *stride = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(
+        args[2].getAsType()->getAsCXXRecordDecl());
+    if (!stride || stride->getTemplateArgs().size() != 2 ||
+        stride->getTemplateArgs()[0].getAsIntegral() != 0 ||
+        stride->getTemplateArgs()[1].getAsIntegral() != 0)
+      return std::nullopt;
+  }
+  return eigenShapeOf(args[0].getAsType(), ctx);
 }
 
 clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx) {

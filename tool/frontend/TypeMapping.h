@@ -66,6 +66,10 @@ struct EigenShape {
 std::optional<EigenShape> eigenShapeOf(clang::QualType t, const clang::ASTContext &ctx,
                                        std::string *problem = nullptr);
 
+/// The shape of the matrix an `Eigen::Map<M>` of a fixed-size M (with the
+/// default strides) views; nothing for other types.
+std::optional<EigenShape> eigenMapShapeOf(clang::QualType t, const clang::ASTContext &ctx);
+
 /// The element type of `t` (references and const looked through) when it is
 /// a std::vector of structs (of complex numbers too), else a null type.
 clang::QualType vectorOfStructsElement(clang::QualType t, const clang::ASTContext &ctx);

@@ -46,8 +46,8 @@ double k(const Eigen::Matrix4d& m) {
 #ifdef MAP
 CGP_GRAD(x)
 double k(const double* x) {
-  Eigen::Map<const Eigen::Vector3d> v(x);
-  // MAP: eigen.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': local 'v': 'Eigen::Map' is not supported; copy the coefficients into a fixed-size matrix (Eigen::Vector3d v = ...)
+  Eigen::Map<const Eigen::VectorXd> v(x, 3);
+  // MAP: eigen.cpp:[[@LINE-1]]:37: error: cannot differentiate 'k': local 'v': this 'Eigen::Map' is not supported; a Map of a fixed-size matrix with the default strides may be a local made from a pointer (Eigen::Map<const Eigen::Vector3d> v(x)); elsewhere copy the coefficients into a fixed-size matrix
   return v.squaredNorm();
 }
 #endif
