@@ -36,6 +36,7 @@
 #include "frontend/Lowering.h"
 
 #include "frontend/TypeMapping.h"
+#include "ir/Fold.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -128,6 +129,11 @@ ExprRef Lowering::iteratorAddress(const clang::Expr *e, const std::string &algor
                  "begin()/end() of a std::vector or std::array (plus or minus a count)");
 }
 
+void Lowering::refuseIteratorMoveInExpression(const clang::Expr *op) {
+  unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
+                  "in a statement of its own ('++it;')");
+}
+
 bool Lowering::isIteratorType(clang::QualType t) {
   const clang::CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
   return rd && isStandardLibraryRecord(rd) && rd->getName().contains("iterator");
@@ -157,8 +163,7 @@ ExprRef Lowering::iteratorPosition(const clang::Expr *e) {
       op &&
       (op->getOperator() == clang::OO_PlusPlus || op->getOperator() == clang::OO_MinusMinus) &&
       isIteratorType(op->getType()))
-    unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
-                    "in a statement of its own ('++it;')");
+    refuseIteratorMoveInExpression(op);
   const auto *call = llvm::dyn_cast<clang::CallExpr>(it);
   const clang::FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
   if (!callee || !callee->isInStdNamespace() || !callee->getDeclName().isIdentifier() ||
@@ -229,16 +234,7 @@ StmtRef Lowering::lowerIteratorDecl(const clang::VarDecl *vd) {
                                    "declared, so that cgp-ad knows which container it points into");
   return withSideEffects([&] {
     ExprRef where = iteratorAddress(vd->getInit(), "");
-    Var off;
-    off.name = name + "_at";
-    off.elem = ScalarType::intType();
-    off.origin = Var::Local;
-    off.pos = position(vd->getLocation());
-    Var *offset = module_.newVar(off);
-    aliases_[vd] = Alias{where->var, {varRef(offset)}, offset, name};
-    StmtRef d = decl(offset, asInt(where->operands[0]));
-    d->pos = offset->pos;
-    return d;
+    return declareMovingAlias(vd, address(where->var, asInt(where->operands[0])));
   });
 }
 
@@ -285,8 +281,7 @@ ExprRef Lowering::lowerIteratorOperation(const clang::CXXOperatorCallExpr *op) {
   if (kind == clang::OO_Arrow)
     unsupported(op, "'->' on an iterator is not supported; index the container");
   if (kind == clang::OO_PlusPlus || kind == clang::OO_MinusMinus)
-    unsupported(op, "moving an iterator inside an expression ('*it++') is not supported; move it "
-                    "in a statement of its own ('++it;')");
+    refuseIteratorMoveInExpression(op);
   static const std::map<clang::OverloadedOperatorKind, BinaryOp> compare = {
       {clang::OO_EqualEqual, BinaryOp::Eq}, {clang::OO_ExclaimEqual, BinaryOp::Ne},
       {clang::OO_Less, BinaryOp::Lt},       {clang::OO_LessEqual, BinaryOp::Le},
@@ -300,9 +295,7 @@ ExprRef Lowering::lowerIteratorOperation(const clang::CXXOperatorCallExpr *op) {
     unsupported(op, "compares iterators of different containers ('" + a->var->name + "' and '" +
                         b->var->name + "')");
   if (c->second == BinaryOp::Sub) // `it - v.begin()`: the offset itself
-    return convert(isInteger(b->operands[0], 0)
-                       ? asInt(a->operands[0])
-                       : binary(BinaryOp::Sub, asInt(a->operands[0]), asInt(b->operands[0])),
+    return convert(sub(asInt(a->operands[0]), asInt(b->operands[0])),
                    scalarType(op->getType(), op->getBeginLoc()));
   return binary(c->second, asInt(a->operands[0]), asInt(b->operands[0]));
 }
@@ -315,10 +308,7 @@ ExprRef Lowering::lowerDistance(const clang::CallExpr *e, const ScalarType &type
   if (a->var != b->var)
     unsupported(e, "'std::distance' from '" + a->var->name + "' to '" + b->var->name +
                        "' is not supported; both must be in one container");
-  return convert(isInteger(a->operands[0], 0)
-                     ? asInt(b->operands[0])
-                     : binary(BinaryOp::Sub, asInt(b->operands[0]), asInt(a->operands[0])),
-                 type);
+  return convert(sub(asInt(b->operands[0]), asInt(a->operands[0])), type);
 }
 
 Lowering::IteratorRange Lowering::iteratorRange(const clang::Expr *firstArg,

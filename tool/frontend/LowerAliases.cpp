@@ -87,18 +87,23 @@ StmtRef Lowering::lowerPointerDecl(const clang::VarDecl *vd) {
     if (base->isArray() && base->dims.size() == 2)
       unsupported(init, "the local pointer '" + name + "' points into the two-dimensional array '" +
                             base->name + "'; index the array instead");
-    Var off;
-    off.name = name + "_at";
-    off.elem = where->operands[0]->type.kind == ScalarType::Integer ? where->operands[0]->type
-                                                                     : ScalarType::intType();
-    off.origin = Var::Local;
-    off.pos = position(vd->getLocation());
-    Var *offset = module_.newVar(off);
-    aliases_[vd] = Alias{base, {varRef(offset)}, offset, name};
-    StmtRef d = decl(offset, convert(where->operands[0], offset->elem));
-    d->pos = offset->pos;
-    return d;
+    return declareMovingAlias(vd, where);
   });
+}
+
+StmtRef Lowering::declareMovingAlias(const clang::VarDecl *vd, const ExprRef &where) {
+  std::string name = vd->getNameAsString();
+  const ExprRef &at = where->operands[0];
+  Var off;
+  off.name = name + "_at";
+  off.elem = at->type.kind == ScalarType::Integer ? at->type : ScalarType::intType();
+  off.origin = Var::Local;
+  off.pos = position(vd->getLocation());
+  Var *offset = module_.newVar(off);
+  aliases_[vd] = Alias{where->var, {varRef(offset)}, offset, name};
+  StmtRef d = decl(offset, convert(at, offset->elem));
+  d->pos = offset->pos;
+  return d;
 }
 
 ExprRef Lowering::bindIndices(ExprRef element, const std::string &name,

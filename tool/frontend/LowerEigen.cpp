@@ -23,6 +23,7 @@
 #include "frontend/Lowering.h"
 
 #include "frontend/TypeMapping.h"
+#include "ir/Fold.h"
 
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -46,23 +47,18 @@ std::vector<int64_t> templateInts(const clang::FunctionDecl *fd) {
   return out;
 }
 
-/// `offset + k`, folded where both are constants.
+/// `offset + k`, one literal where both are constants (ir/Fold's add else).
 ExprRef offsetPlus(const ExprRef &offset, const ExprRef &k) {
-  if (k->kind == ExprKind::IntLit && k->intValue == 0)
-    return offset;
-  if (offset->kind == ExprKind::IntLit && offset->intValue == 0)
-    return k;
   if (offset->kind == ExprKind::IntLit && k->kind == ExprKind::IntLit)
     return intLit(offset->intValue + k->intValue, offset->type);
-  return binary(BinaryOp::Add, offset, k);
+  return add(offset, k);
 }
 
+/// `e * k`, one literal where `e` is a constant (ir/Fold's mul else).
 ExprRef times(const ExprRef &e, int64_t k) {
-  if (k == 1)
-    return e;
   if (e->kind == ExprKind::IntLit)
     return intLit(e->intValue * k, e->type);
-  return binary(BinaryOp::Mul, e, intLit(k, e->type));
+  return mul(e, intLit(k, e->type));
 }
 
 /// `e` as a base and a constant it adds (`q_at + 2`: q_at and 2; `5`: null
@@ -113,6 +109,20 @@ ExprRef Lowering::EigenView::at(const ExprRef &r, const ExprRef &c) const {
   return index(var, {offsetPlus(offsetPlus(offset, times(r, rowStride)), times(c, colStride))});
 }
 
+Lowering::EigenView Lowering::EigenView::contiguous(Var *var, ExprRef offset, int rows, int cols,
+                                                   bool isArray, const ScalarType &elem) {
+  EigenView v;
+  v.var = var;
+  v.offset = std::move(offset);
+  v.rows = rows;
+  v.cols = cols;
+  v.rowStride = 1;
+  v.colStride = rows;
+  v.isArray = isArray;
+  v.elem = elem;
+  return v;
+}
+
 Lowering::EigenValue Lowering::EigenView::value() const {
   EigenValue v{rows, cols, isArray, elem, {}};
   for (int c = 0; c < cols; ++c)
@@ -127,18 +137,10 @@ Lowering::EigenView Lowering::eigenMapView(const clang::Expr *pointer, const Eig
     unsupported(at, "an Eigen::Map is supported over a pointer to numbers ('x', 'x + k', "
                     "'v.data()')");
   ExprRef where = lowerAddress(pointer);
-  EigenView v;
-  v.var = where->var;
-  v.offset = where->operands[0];
-  v.rows = shape.rows;
-  v.cols = shape.cols;
-  v.rowStride = 1;
-  v.colStride = shape.rows;
-  v.isArray = shape.isArray;
-  v.elem = shape.elem;
-  if (v.var->elem != shape.elem)
+  if (where->var->elem != shape.elem)
     unsupported(at, "the Eigen::Map views numbers of another type than its matrix's");
-  return v;
+  return EigenView::contiguous(where->var, where->operands[0], shape.rows, shape.cols,
+                               shape.isArray, shape.elem);
 }
 
 StmtRef Lowering::lowerEigenMapDecl(const clang::VarDecl *vd) {
@@ -150,17 +152,8 @@ StmtRef Lowering::lowerEigenMapDecl(const clang::VarDecl *vd) {
                                        "' must be made from a pointer where it is declared");
   return withSideEffects([&] {
     EigenView v = eigenMapView(construct->getArg(0), shape, construct);
-    std::vector<StmtRef> binds;
-    if (v.offset->kind != ExprKind::IntLit) { // the offset as the Map is made, kept
-      Var off;
-      off.name = vd->getNameAsString() + "_at";
-      off.elem = v.offset->type.kind == ScalarType::Integer ? v.offset->type : ScalarType::intType();
-      off.origin = Var::Local;
-      off.pos = position(vd->getLocation());
-      Var *offset = module_.newVar(off);
-      binds.push_back(decl(offset, convert(v.offset, offset->elem)));
-      v.offset = varRef(offset);
-    }
+    std::vector<StmtRef> binds; // the offset as the Map is made, kept (as a reference's)
+    v.offset = bindIndices(index(v.var, {v.offset}), vd->getNameAsString(), binds)->operands[0];
     eigenMaps_[vd] = v;
     StmtRef out = block(binds);
     out->pos = position(vd->getLocation());
@@ -189,16 +182,8 @@ std::optional<Lowering::EigenView> Lowering::eigenView(const clang::Expr *e) {
     if (view.places.size() != 1 || view.dims[0].size() != 1)
       unsupported(e, "this Eigen matrix is not supported here");
     const LeafPlace &p = view.places[0];
-    EigenView v;
-    v.var = p.var;
-    v.offset = p.offset ? p.offset : intLit(0);
-    v.rows = shape->rows;
-    v.cols = shape->cols;
-    v.rowStride = 1;
-    v.colStride = shape->rows;
-    v.isArray = shape->isArray;
-    v.elem = shape->elem;
-    return v;
+    return EigenView::contiguous(p.var, p.offset ? p.offset : intLit(0), shape->rows,
+                                 shape->cols, shape->isArray, shape->elem);
   }
   const auto *call = llvm::dyn_cast<clang::CallExpr>(e);
   const clang::FunctionDecl *fd = call ? eigenCallee(call) : nullptr;
@@ -369,16 +354,7 @@ Lowering::EigenView Lowering::eigenMaterialised(const EigenValue &v, const std::
   sideEffects_->before.push_back(decl(t));
   for (size_t k = 0; k < v.at.size(); ++k)
     sideEffects_->before.push_back(assign(index(t, {intLit(static_cast<int64_t>(k))}), v.at[k]));
-  EigenView view;
-  view.var = t;
-  view.offset = intLit(0);
-  view.rows = v.rows;
-  view.cols = v.cols;
-  view.rowStride = 1;
-  view.colStride = v.rows;
-  view.isArray = v.isArray;
-  view.elem = v.elem;
-  return view;
+  return EigenView::contiguous(t, intLit(0), v.rows, v.cols, v.isArray, v.elem);
 }
 
 Lowering::EigenValue Lowering::eigenShared(const EigenValue &v, const std::string &name,
@@ -491,14 +467,11 @@ void Lowering::fillEigen(const RecordView &to, const clang::Expr *init, std::vec
   if (to.places.size() != 1 || to.dims[0].size() != 1)
     unsupported(init, "this Eigen matrix is not supported here");
   std::optional<EigenShape> shape = eigenShapeOf(init->getType(), ctx_);
-  EigenView view;
-  view.var = to.places[0].var;
-  view.offset = to.places[0].offset ? to.places[0].offset : intLit(0);
-  view.rows = shape ? shape->rows : static_cast<int>(to.dims[0][0]);
-  view.cols = shape ? shape->cols : 1;
-  view.rowStride = 1;
-  view.colStride = view.rows;
-  view.elem = view.var->elem;
+  const LeafPlace &p = to.places[0];
+  EigenView view = EigenView::contiguous(p.var, p.offset ? p.offset : intLit(0),
+                                         shape ? shape->rows : static_cast<int>(to.dims[0][0]),
+                                         shape ? shape->cols : 1, shape && shape->isArray,
+                                         p.var->elem);
   const auto *construct = llvm::dyn_cast<clang::CXXConstructExpr>(withoutValueCarriers(init));
   if (construct && construct->getNumArgs() == 0)
     return; // left as it is, as Eigen leaves it

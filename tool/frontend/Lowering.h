@@ -209,6 +209,9 @@ private:
     std::string name;
   };
   StmtRef lowerPointerDecl(const clang::VarDecl *vd);
+  /// A local pointer or iterator `vd` pointing at `where` (an Address): its
+  /// offset variable `vd_at`, declared by the statement returned, and its alias.
+  StmtRef declareMovingAlias(const clang::VarDecl *vd, const ExprRef &where);
   StmtRef lowerReferenceDecl(const clang::VarDecl *vd);
   StmtRef lowerRangeFor(const clang::CXXForRangeStmt *s);
   /// The local pointer `e` names (through parentheses and conversions), or null.
@@ -321,6 +324,9 @@ private:
     ScalarType elem;
     ExprRef at(const ExprRef &r, const ExprRef &c) const;
     EigenValue value() const;
+    /// A whole rows x cols matrix, column by column from `var[offset]`.
+    static EigenView contiguous(Var *var, ExprRef offset, int rows, int cols, bool isArray,
+                                const ScalarType &elem);
   };
   /// Whether `e` has a type of Eigen (a matrix, an array, an expression).
   bool isEigen(const clang::Expr *e) const;
@@ -709,6 +715,7 @@ private:
   ExprRef binarySearch(const clang::CallExpr *call, bool upper);
   /// `auto it = v.begin();` and any iterator local initialised so.
   StmtRef lowerIteratorDecl(const clang::VarDecl *vd);
+  [[noreturn]] void refuseIteratorMoveInExpression(const clang::Expr *op);
   /// `++it`, `--it`, `it += k`, `it -= k`, `it = other` on an iterator local:
   /// the statement moving its offset; null for other statements.
   StmtRef lowerIteratorMove(const clang::Expr *e);
