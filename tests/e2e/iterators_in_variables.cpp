@@ -58,6 +58,14 @@ double interpolate(const std::vector<double>& knots, const std::vector<double>& 
   return (1 - t) * y[k - 1] + t * y[k] + 0.01 * y[j];
 }
 
+// A float range searched for a double: compared in double, as C++ does (a
+// value just above 0.1f finds the element after it).
+CGP_GRAD(y)
+CGP_JVP(y)
+double pick(const std::vector<float>& knots, const double* y, double x) {
+  return y[std::lower_bound(knots.begin(), knots.end(), x) - knots.begin()] * x;
+}
+
 CGP_GRAD(v, w)
 CGP_JVP(v, w)
 double edit(std::vector<double>& v, const std::array<double, 5>& w) {
@@ -85,6 +93,8 @@ double interpolate_grad(const std::vector<double>& knots, const std::vector<doub
                         std::vector<double>* d_y, double* d_x);
 double interpolate_jvp(const std::vector<double>& knots, const std::vector<double>& y, double x,
                        std::vector<double> t_y, double t_x);
+double pick_grad(const std::vector<float>& knots, const double* y, double x, double* d_y);
+double pick_jvp(const std::vector<float>& knots, const double* y, double x, const double* t_y);
 double edit_grad(std::vector<double>& v, const std::array<double, 5>& w, std::vector<double>* d_v,
                  std::array<double, 5>* d_w);
 double edit_jvp(std::vector<double>& v, const std::array<double, 5>& w, std::vector<double>* t_v,
@@ -125,6 +135,17 @@ int main() {
       });
       c.run();
     }
+  }
+  {
+    const std::vector<float> knots{0.0f, 0.1f, 0.5f};
+    const double x = 0.1000000016; // above 0.1f as a double, equal to it as a float
+    cgp_test::Checker c("pick (float range, double value)");
+    std::vector<double>& y = c.in("y", 4, -1.0, 1.0);
+    c.primal([&] { return pick(knots, y.data(), x); });
+    c.grad([&](cgp_test::Grads& d) { return pick_grad(knots, y.data(), x, d.f64("y")); });
+    c.jvp([&](cgp_test::Tangents& t) { return pick_jvp(knots, y.data(), x, t.f64("y")); });
+    c.expect_grad("y", {0.0, 0.0, x, 0.0}, 1e-12);
+    c.run();
   }
   {
     cgp_test::Checker c("edit (writes through iterators)");

@@ -202,13 +202,18 @@ ExprRef Lowering::binarySearch(const clang::CallExpr *call, bool upper) {
   // libstdc++: len = last - first; while (len > 0) { half = len >> 1;
   // if (*(first + half) < value) (upper: !(value < *(first + half)))
   // { first += half + 1; len -= half + 1; } else len = half; }
-  ExprRef value = lowerExpr(call->getArg(2));
-  if (value->type.isFloating() || buffer->elem.isFloating())
-    value = convert(value, buffer->elem.isFloating() ? buffer->elem : value->type);
   Var *found = newLocal(name + "_at", ScalarType::intType(), pos);
   Var *len = newLocal(name + "_len", ScalarType::intType(), pos);
   Var *half = newLocal(name + "_half", ScalarType::intType(), pos);
   ExprRef middle = index(buffer, {binary(BinaryOp::Add, varRef(found), varRef(half))});
+  // Compared as C++ compares them: a float element with a double value in
+  // double (integers compare as written).
+  ExprRef value = lowerExpr(call->getArg(2));
+  if (value->type.isFloating() || buffer->elem.isFloating()) {
+    ScalarType common = sumType(buffer->elem, value->type);
+    value = convert(value, common);
+    middle = convert(middle, common);
+  }
   ExprRef before = upper ? unary(UnaryOp::Not, binary(BinaryOp::Lt, value, middle))
                          : binary(BinaryOp::Lt, middle, value);
   ExprRef step = binary(BinaryOp::Add, varRef(half), intLit(1));
