@@ -27,7 +27,8 @@ llvm_tools = params.get("llvm_tools", "/usr/lib/llvm-19/bin")
 filecheck = params.get("filecheck", os.path.join(llvm_tools, "FileCheck"))
 here = os.path.dirname(os.path.abspath(__file__))
 
-warnflags = "-std=c++17 -O2 -Wall -Wextra"
+# CGP_RT_CHECK_TAPE: the runtime checks the room of reserved tape pushes.
+warnflags = "-std=c++17 -O2 -Wall -Wextra -DCGP_RT_CHECK_TAPE"
 cxxflags = "%s -I%s/include" % (warnflags, prefix)
 ldflags = "-L%s/lib -lcgp_rt -lm" % prefix
 # Eigen (Debian's libeigen3-dev): tests of its fixed-size matrices need it

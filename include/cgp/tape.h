@@ -22,8 +22,24 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CGP_RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define CGP_RT_COLD __attribute__((noinline, cold))
 #else
 #define CGP_RT_UNLIKELY(x) (x)
+#define CGP_RT_COLD
+#endif
+
+// With CGP_RT_CHECK_TAPE defined (the project's tests define it), the
+// unchecked pushes and pops into reserved room abort if the room was short:
+// a bug in generated code.
+#ifdef CGP_RT_CHECK_TAPE
+#include <cstdlib>
+#define CGP_RT_ASSERT(x)                                                                           \
+  do {                                                                                             \
+    if (!(x))                                                                                      \
+      std::abort();                                                                                \
+  } while (0)
+#else
+#define CGP_RT_ASSERT(x) ((void)0)
 #endif
 
 namespace cgp {
@@ -45,6 +61,7 @@ template <std::size_t N> struct Slot {
 #if defined(__GNUC__) || defined(__clang__)
 template <class U> struct TypedSlot {
   static constexpr bool typed = true;
+  typedef U Word;
   typedef U Unaligned __attribute__((aligned(1)));
   static void store(unsigned char *at, const void *value) {
     U bits;
@@ -76,14 +93,60 @@ public:
     static_assert(std::is_trivially_copyable<T>::value,
                   "only trivially copyable values go on the tape");
     if constexpr (detail::Slot<sizeof(T)>::typed) {
-      if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < sizeof(T)))
-        nextChunk(sizeof(T));
+      if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < sizeof(T))) {
+        // Out of line and given the value: no value of the caller stays
+        // live across the call, so none has to leave its register for it.
+        typename detail::Slot<sizeof(T)>::Word bits;
+        std::memcpy(&bits, &value, sizeof(T));
+        pushToNextChunk(bits);
+        return;
+      }
       detail::Slot<sizeof(T)>::store(top_, &value);
       top_ += sizeof(T);
     } else {
       pushBytes(&value, sizeof(T));
     }
   }
+  /// Makes room for `size` bytes in the top chunk, for a loop that pushes
+  /// them with pushReserved(): a counted loop whose every iteration pushes
+  /// the same number of bytes reserves its trip count times that number
+  /// first, so that its pushes need no check and no call (a call in a loop
+  /// makes the compiler keep the loop's floating-point values in memory:
+  /// x86-64 saves no such register across calls).
+  void reserve(std::size_t size) {
+    if (CGP_RT_UNLIKELY(static_cast<std::size_t>(end_ - top_) < size))
+      nextChunk(size);
+  }
+  /// Pushes `value` into room that reserve() made.
+  template <class T> void pushReserved(T value) {
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "only trivially copyable values go on the tape");
+    CGP_RT_ASSERT(static_cast<std::size_t>(end_ - top_) >= sizeof(T));
+    if constexpr (detail::Slot<sizeof(T)>::typed)
+      detail::Slot<sizeof(T)>::store(top_, &value);
+    else
+      std::memcpy(top_, &value, sizeof(T));
+    top_ += sizeof(T);
+  }
+  /// Before the reverse of a loop that reserved `size` bytes: brings the
+  /// chunk that holds them to the top (they are all in one chunk), so that
+  /// popReserved() needs no check.
+  void exposeReserved(std::size_t size) {
+    if (size != 0 && top_ == begin_)
+      previousChunk();
+  }
+  /// Pops a value that pushReserved() pushed, after exposeReserved().
+  template <class T> T popReserved() {
+    CGP_RT_ASSERT(static_cast<std::size_t>(top_ - begin_) >= sizeof(T));
+    T value;
+    top_ -= sizeof(T);
+    if constexpr (detail::Slot<sizeof(T)>::typed)
+      detail::Slot<sizeof(T)>::load(top_, &value);
+    else
+      std::memcpy(&value, top_, sizeof(T));
+    return value;
+  }
+
   /// Pushes a whole array.
   template <class T, std::size_t N> void push(const T (&values)[N]) {
     pushBytes(values, sizeof(T) * N);
@@ -201,6 +264,12 @@ public:
   static Tape &redo();
 
 private:
+  template <class U> CGP_RT_COLD void pushToNextChunk(U bits) {
+    nextChunk(sizeof(U));
+    std::memcpy(top_, &bits, sizeof(U));
+    top_ += sizeof(U);
+  }
+
   struct Chunk {
     unsigned char *data = nullptr;
     std::size_t capacity = 0;

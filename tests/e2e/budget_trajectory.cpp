@@ -29,7 +29,7 @@
 // CHECK: // snapshots of its state (gain; the rows it writes of traj stay in place) on a binomial
 // CHECK: t_checkpoints.start(
 // No old value of traj is taped, in any plan: each row is written once.
-// CHECK-NOT: cgp_tape.push(traj
+// CHECK-NOT: cgp_tape.push{{(Reserved)?}}(traj
 // CHECK-LABEL: double walk_grad(
 CGP_GRAD(p, x0, traj, loss)
 CGP_JVP(p, x0, traj, loss)

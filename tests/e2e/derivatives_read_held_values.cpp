@@ -33,7 +33,7 @@ double rotate_sum(const double *r, const double *v, int n) {
 // CGP-LABEL: double rotate_sum_grad(
 // CGP: d_t += d_s * c;
 // CGP-NEXT: d_s = 0.0;
-// CGP-NEXT: c = cgp_tape.pop<double>();
+// CGP-NEXT: c = cgp_tape.popReserved<double>();
 // CGP-NEXT: d_t += d_c * -std::sin(t);
 
 // t changes between the cos and the sin: the sin's derivative calls cos of

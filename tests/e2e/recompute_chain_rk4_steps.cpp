@@ -69,15 +69,15 @@ double fade(const double *x, const double *w, int n) {
 // EXPLAIN: kernel fade
 // EXPLAIN: stored: recomputing 'a' for the values computed from it would read 'm' after it changes
 // CGP-LABEL: double pendulum_grad(
-// CGP: cgp_tape.push(sin_value);
-// CGP-NEXT: cgp_tape.push(cos_value);
-// CGP: cgp_tape.push(cos_value_3);
-// CGP-NEXT: cgp_tape.push(y0);
-// CGP-NEXT: cgp_tape.push(y1);
+// CGP: cgp_tape.pushReserved(sin_value);
+// CGP-NEXT: cgp_tape.pushReserved(cos_value);
+// CGP: cgp_tape.pushReserved(cos_value_3);
+// CGP-NEXT: cgp_tape.pushReserved(y0);
+// CGP-NEXT: cgp_tape.pushReserved(y1);
 // CGP-NOT: cgp_tape.push
 // The reverse of an iteration: the chains k1b -> ... -> tb1, t -> t4 and tb1 -> tc0 are
 // recomputed operands first, before the reverse of the stage that reads them.
-// CGP: y1 = cgp_tape.pop<double>();
+// CGP: y1 = cgp_tape.popReserved<double>();
 // CGP: // recompute k1b (the plan keeps it off the tape)
 // CGP-NEXT: k1b = -*p * sin_value - p[1] * y1 + p[2] * cos_value;
 // CGP-NEXT: // recompute ta1 (the plan keeps it off the tape)
@@ -92,7 +92,7 @@ double fade(const double *x, const double *w, int n) {
 // CGP-NEXT: t4 = t + h;
 // CGP: // recompute tc0 (the plan keeps it off the tape)
 // CGP-NEXT: tc0 = y0 + h * tb1;
-// CGP: sin_value = cgp_tape.pop<double>();
+// CGP: sin_value = cgp_tape.popReserved<double>();
 
 #ifndef __CGP_AD__
 #include "check.h"

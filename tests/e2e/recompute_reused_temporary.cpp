@@ -47,8 +47,8 @@ double reuse(const double *x, const double *w, int n) {
 // JSON-NEXT: "name": "r",
 // JSON-NEXT: "overwritten_line": 32,
 // CGP-LABEL: double reuse_grad(
-// CGP: cgp_tape.push(r);
-// CGP-NEXT: cgp_tape.push(cos_value);
+// CGP: cgp_tape.pushReserved(r);
+// CGP-NEXT: cgp_tape.pushReserved(cos_value);
 // CGP-NEXT: r = x[i] * *w;
 // CGP-NOT: cgp_tape.push
 // CGP: r = r * r;
@@ -57,7 +57,7 @@ double reuse(const double *x, const double *w, int n) {
 // CGP: // recompute r (the plan keeps it off the tape)
 // CGP-NEXT: r = x[i] * *w;
 // CGP-NEXT: d_r += d_loss * std::cos(r);
-// CGP-NEXT: r = cgp_tape.pop<double>();
+// CGP-NEXT: r = cgp_tape.popReserved<double>();
 
 #ifndef __CGP_AD__
 #include "check.h"

@@ -63,14 +63,14 @@ double spread(const double *x, const double *mu, const double *w, int n) {
 // EXPLAIN: v (line 48, double, {{.*}}): store
 // EXPLAIN-NEXT: stored: an array element, filled in part
 // CGP-LABEL: double spread_grad(
-// CGP-NOT: cgp_tape.push(xc[
-// CGP: cgp_tape.push(u[i
+// CGP-NOT: cgp_tape.push{{(Reserved)?}}(xc[
+// CGP: cgp_tape.pushReserved(u[i
 // CGP: // recompute xc (the plan keeps its elements off the tape): fill it again
 // CGP-NEXT: for (int i{{[_0-9]*}} = 0; i{{[_0-9]*}} < 6; ++i{{[_0-9]*}}) {
 // CGP-NEXT: xc[i{{[_0-9]*}}] = x[p * 6 + i{{[_0-9]*}}] - mu[i{{[_0-9]*}}];
 // CGP-NEXT: }
 // CGP-NOT: xc[i{{[_0-9]*}}] = cgp_tape.pop
-// STORE: cgp_tape.push(xc[i]);
+// STORE: cgp_tape.pushReserved(xc[i]);
 // STORE-NOT: recompute xc
 
 #ifndef __CGP_AD__

@@ -30,7 +30,7 @@ double windowed(const double *x, const double *w, int n, int slot) {
   return s;
 }
 // CHECK-LABEL: double windowed_grad(
-// CHECK-NOT: cgp_tape.push(win
+// CHECK-NOT: cgp_tape.push{{(Reserved)?}}(win
 // CHECK: reverse of the loop over t
 // CHECK: if (t != 0) {
 // CHECK-NEXT: win[slot] = x[t - 1] * *w;
@@ -53,7 +53,7 @@ double primed(const double *x, const double *w, int n, int slot) {
   return s + win[slot];
 }
 // CHECK-LABEL: double primed_grad(
-// CHECK: cgp_tape.push(win[slot]);
+// CHECK: cgp_tape.pushReserved(win[slot]);
 // PLAN-LABEL: kernel primed
 // PLAN: win (line {{[0-9]+}}, double, {{[0-9]+}} B): store
 
@@ -67,7 +67,7 @@ void rewritten(const double *x, double *y, int n, int slot) {
   }
 }
 // CHECK-LABEL: void rewritten_grad(
-// CHECK: cgp_tape.push(win[slot]);
+// CHECK: cgp_tape.pushReserved(win[slot]);
 
 #ifndef __CGP_AD__
 #include "check.h"

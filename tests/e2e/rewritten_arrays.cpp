@@ -46,9 +46,9 @@ double trinorm(const double *L, const double *x, int n) {
   return s;
 }
 // CHECK-LABEL: double trinorm_grad(const
-// CHECK: cgp_tape.push(q[i]);
+// CHECK: cgp_tape.pushReserved(q[i]);
 // CHECK-NEXT: q[i] = std::sin(
-// CHECK-NOT: cgp_tape.push(q[
+// CHECK-NOT: cgp_tape.push{{(Reserved)?}}(q[
 // CHECK: q[i_1] += L[li] * x[p * 6 + j];
 // CHECK-NEXT: ++li;
 // CHECK-NEXT: }
@@ -85,8 +85,8 @@ double read_in_fill(const double *x, int n) {
   return s;
 }
 // CHECK-LABEL: double read_in_fill_grad(const
-// CHECK: cgp_tape.push(a[i]);
-// CHECK: cgp_tape.push(a[5 * k % 12]);
+// CHECK: cgp_tape.pushReserved(a[i]);
+// CHECK: cgp_tape.pushReserved(a[5 * k % 12]);
 // CHECK-NEXT: a[5 * k % 12] += 0.5 *
 // EXPLAIN-LABEL: kernel read_in_fill
 // EXPLAIN: a (line {{[0-9]+}}, double, 9.4 KiB): store
@@ -122,7 +122,7 @@ double centred(const double *x, const double *means, const double *w, int d, int
 }
 // CHECK-LABEL: double centred_grad(const
 // CHECK: xc[i] = x[p * d + i] - means[c * d + i];
-// CHECK-NOT: cgp_tape.push(xc
+// CHECK-NOT: cgp_tape.push{{(Reserved)?}}(xc
 // CHECK: // reverse sweep
 // CHECK: // recompute xc (the plan keeps its elements off the tape): fill it again
 // CHECK: xc[i] = x[p * d + i] - means[c * d + i];

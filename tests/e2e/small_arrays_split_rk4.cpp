@@ -79,11 +79,11 @@ double window(const double *x, const int *pick, int n) {
 // EXPLAIN: loop over j (line 63, 3 iterations)
 // CGP-LABEL: double rk4_grad(
 // CGP: for (int s = 0; s < steps; ++s) {
-// CGP-NEXT: cgp_tape.push(sin_value);
-// CGP-NEXT: cgp_tape.push(cos_value);
-// CGP: cgp_tape.push(cos_value_3);
-// CGP-NEXT: cgp_tape.push(y_0);
-// CGP-NEXT: cgp_tape.push(y_1);
+// CGP-NEXT: cgp_tape.pushReserved(sin_value);
+// CGP-NEXT: cgp_tape.pushReserved(cos_value);
+// CGP: cgp_tape.pushReserved(cos_value_3);
+// CGP-NEXT: cgp_tape.pushReserved(y_0);
+// CGP-NEXT: cgp_tape.pushReserved(y_1);
 // CGP-NEXT: t = s * h;
 // CGP-NEXT: // inlined: ::rhs(p, t, y, k1)
 // CGP-NEXT: rhs_t = t;

@@ -172,8 +172,9 @@ class Fuzzer:
         # The generated unit compiles with warnings on, and none may point into what cgp-ad
         # wrote (the user's kernels in it, under #line markers, name kern.cpp and may warn).
         # -Wsign-compare stays off: generated code repeats the kernel's own comparisons.
+        # CGP_RT_CHECK_TAPE: the runtime checks the room of reserved tape pushes.
         gen_cxxflags = ["-std=c++17", "-O1", "-Wall", "-Wextra",
-                        "-Wno-sign-compare"] + eigen
+                        "-Wno-sign-compare", "-DCGP_RT_CHECK_TAPE"] + eigen
         # main.cpp: twins and cases, compiled once
         st, out = run_cmd([self.cxx] + cxxflags + ["-I", HERE, "-c", "main.cpp", "-o", "main.o"],
                           self.args.compile_timeout, cwd=d)

@@ -195,6 +195,56 @@ TEST_CASE("a value larger than a kept chunk still pops in order", "[tape]") {
   CHECK(tape.bytes() == 0);
 }
 
+TEST_CASE("reserved room takes unchecked pushes and pops across chunks", "[tape]") {
+  Tape tape;
+  // 60 KiB in the 64 KiB first chunk, then a loop that reserves 100 KiB: it
+  // goes to the next chunk (128 KiB) whole; the second reservation, 40 KB,
+  // does not fit what is left there and takes a third.
+  const int before = (60 * 1024) / 8, first = (100 * 1024) / 8, second = 10000;
+  for (int i = 0; i < before; ++i)
+    tape.push(static_cast<double>(i));
+  tape.reserve(std::size_t(first) * 8);
+  for (int i = 0; i < first; ++i)
+    tape.pushReserved(static_cast<double>(-i));
+  tape.reserve(std::size_t(second) * 4);
+  for (int i = 0; i < second; ++i)
+    tape.pushReserved(static_cast<std::int32_t>(i * 7));
+  tape.push(true); // a checked push after them
+  CHECK(tape.bytes() == std::size_t(before + first) * 8 + std::size_t(second) * 4 + 1);
+  CHECK(tape.allocations() == 3);
+  CHECK(tape.pop<bool>());
+  tape.exposeReserved(std::size_t(second) * 4);
+  bool ok = true;
+  for (int i = second - 1; i >= 0; --i)
+    ok = ok && tape.popReserved<std::int32_t>() == i * 7;
+  // The third chunk is empty now: exposing the first reservation brings the
+  // chunk that holds it back to the top.
+  tape.exposeReserved(std::size_t(first) * 8);
+  for (int i = first - 1; i >= 0; --i)
+    ok = ok && tape.popReserved<double>() == static_cast<double>(-i);
+  for (int i = before - 1; i >= 0; --i)
+    ok = ok && tape.pop<double>() == static_cast<double>(i);
+  CHECK(ok);
+  CHECK(tape.bytes() == 0);
+  // Nothing reserved, nothing exposed: an empty tape stays as it is.
+  tape.reserve(0);
+  tape.exposeReserved(0);
+  CHECK(tape.bytes() == 0);
+}
+
+TEST_CASE("a checked push that takes a new chunk keeps the value", "[tape]") {
+  Tape tape;
+  const int perChunk = (64 * 1024) / 8;
+  for (int i = 0; i < perChunk; ++i)
+    tape.push(static_cast<double>(i));
+  tape.push(static_cast<std::int32_t>(-5)); // the out-of-line path
+  tape.push(2.25);
+  CHECK(tape.allocations() == 2);
+  CHECK(tape.pop<double>() == 2.25);
+  CHECK(tape.pop<std::int32_t>() == -5);
+  CHECK(tape.pop<double>() == static_cast<double>(perChunk - 1));
+}
+
 TEST_CASE("clear() empties the tape and keeps its storage", "[tape]") {
   Tape tape;
   for (int i = 0; i < 100000; ++i)

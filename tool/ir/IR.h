@@ -229,6 +229,8 @@ struct ExprNode {
   bool implicitCast = false;        // Cast: inserted by C++, not written
   bool byReference = false;         // Address: the argument of a reference
                                     // parameter, printed as the element
+  bool reservedTape = false;        // TapePop: from room its loop reserved
+                                    // (transform/ReservedTape.h)
   Function *callee = nullptr;       // Call; Opaque: a helper's generated sweep, if one
   std::string calleeName;           // Opaque: qualified name to print (a method name
                                     // when `var` is the object it is called on);
@@ -339,6 +341,7 @@ struct StmtNode {
   std::string label;          // loops: a readable name ("loop over t")
   bool declaresIndex = false; // For: init declares the counted index
   int64_t tripBound = -1;     // For, generated: runs at most this many times (-1: unknown)
+  bool reservedTape = false;  // Push: into room its loop reserved (transform/ReservedTape.h)
   /// Assign (Add or Sub), CUDA: other threads may add to the same element at
   /// once, so the addition is atomic: the user's `atomicAdd(&y[i], v)`, or an
   /// adjoint added into memory that threads share (transform/DeviceAdjoints.h).

@@ -269,7 +269,8 @@ std::string Printer::expr(const ExprRef &e, int minPrecedence) const {
     break;
   }
   case ExprKind::TapePop:
-    s = "cgp_tape.pop<" + e->type.spelling + ">()";
+    s = std::string(e->reservedTape ? "cgp_tape.popReserved<" : "cgp_tape.pop<") +
+        e->type.spelling + ">()";
     break;
   }
   if (prec < minPrecedence)
@@ -471,7 +472,8 @@ void Printer::stmtInto(const StmtRef &s, unsigned indent, std::string &out) cons
   case StmtKind::Push: {
     const ExprRef &v = s->value;
     bool deduced = v->kind == ExprKind::VarRef || v->kind == ExprKind::Index;
-    out += pad + "cgp_tape.push" + (deduced ? "" : "<" + v->type.spelling + ">") + "(" +
+    out += pad + (s->reservedTape ? "cgp_tape.pushReserved" : "cgp_tape.push") +
+           (deduced ? "" : "<" + v->type.spelling + ">") + "(" +
            expr(v, PrecLowest) + ");\n";
     return;
   }

@@ -3,8 +3,10 @@
 // See EarlyPushes.h. A push may pass a statement when, in the whole of that
 // statement:
 //   - nothing touches the tape or runs code we cannot see: no push, no pop,
-//     no call (a helper's forward sweep pushes), no runtime object, no raw
-//     text, no profile hook;
+//     no helper's forward sweep (it pushes), no runtime object, no raw text,
+//     no profile hook; a call of the user's own code (`thread_num()`) may be
+//     passed when the push reads neither memory nor globals and the call is
+//     given no pointer (so that it cannot change what the push reads);
 //   - control stays inside (no break, continue or return), so that the push
 //     happens exactly as often as before;
 //   - nothing writes a variable the push reads (its scalar, or its element's
@@ -23,6 +25,7 @@ namespace {
 struct PushReads {
   std::set<const Var *> vars;
   bool memory = false;
+  bool globals = false;
 };
 
 PushReads readsOf(const StmtRef &push) {
@@ -32,15 +35,36 @@ PushReads readsOf(const StmtRef &push) {
   r.vars.insert(vars.begin(), vars.end());
   forEachExpr(push->value, [&](const ExprRef &x) {
     r.memory |= x->kind == ExprKind::Index || (x->var && x->var->isMemory());
+    r.globals |= x->var && x->var->origin == Var::Global;
   });
   return r;
 }
 
-bool opaqueExpr(const ExprRef &e) {
+/// A call of the user's own code in the forward sweep: a function without a
+/// body we see, or a helper called as written. Not the runtime (its objects,
+/// `cgp_tape`, `cgp::rt::`), not a helper's forward sweep.
+bool userCall(const ExprNode &x) {
+  if (x.kind == ExprKind::Call)
+    return true;
+  return x.kind == ExprKind::Opaque && !x.callee && !x.var && x.calleeName.rfind("cgp", 0) != 0 &&
+         x.calleeName.find("_fwd") == std::string::npos;
+}
+
+/// True if `e` may change what a push reading `reads` reads, or touch the tape.
+bool opaqueExpr(const ExprRef &e, const PushReads &reads) {
   bool found = false;
   forEachExpr(e, [&](const ExprRef &x) {
-    found |= x->kind == ExprKind::Call || x->kind == ExprKind::Opaque ||
-             x->kind == ExprKind::TapePop || x->kind == ExprKind::Member;
+    if (x->kind == ExprKind::TapePop || x->kind == ExprKind::Member)
+      found = true;
+    else if (x->kind == ExprKind::Call || x->kind == ExprKind::Opaque) {
+      bool givenPointer = false;
+      for (const ExprRef &arg : x->operands)
+        givenPointer |= arg->kind == ExprKind::Address || (arg->var && arg->var->isPointer());
+      bool runtimeConstant = x->kind == ExprKind::Opaque && x->calleeName.empty();
+      if (!runtimeConstant &&
+          (!userCall(*x) || givenPointer || reads.memory || reads.globals))
+        found = true;
+    }
   });
   return found;
 }
@@ -66,12 +90,14 @@ bool passable(const StmtRef &s, const PushReads &reads) {
       if (reads.vars.count(n->var))
         ok = false;
       break;
-    default: // Push, Eval, Raw, Switch, Break, Continue, Return
+    case StmtKind::Eval: // a call: passable by what it calls (below)
+      break;
+    default: // Push, Raw, Switch, Break, Continue, Return
       ok = false;
       break;
     }
     for (const ExprRef &e : ownExprs(n))
-      if (opaqueExpr(e))
+      if (opaqueExpr(e, reads))
         ok = false;
   });
   return ok;

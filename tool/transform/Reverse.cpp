@@ -500,6 +500,33 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
     if (v->ownsStorage && (usedInReverse.count(v) || (adj.has(v) && usedInReverse.count(adj.of(v)))))
       atExit.push_back(v);
 
+  // Floating-point scalars go first, the one written last first: the
+  // pushes gather after the last statement that touches the tape
+  // (hoistPushes below cannot move them above it), and a value that
+  // statement (a loop) computes is then pushed at once, not kept live across
+  // the other pushes' calls for room; x86-64 keeps no floating-point register
+  // across a call, so that would keep it in memory through the loop. Integers
+  // have registers that calls keep; arrays go last (a push of memory passes
+  // no write through a pointer, so it stops early and would hold the others
+  // back).
+  std::map<const Var *, size_t> lastWrite;
+  for (size_t k = 0; k < sweeps.forward.size(); ++k) {
+    std::set<const Var *> written;
+    collectWrittenVars(sweeps.forward[k], written, /*opaqueCalls=*/true);
+    for (const Var *v : written)
+      lastWrite[v] = k;
+  }
+  auto pushClass = [](const Var *v) {
+    if (v->isArray() || v->ownsStorage)
+      return 2;
+    return v->elem.isFloating() ? 0 : 1;
+  };
+  std::stable_sort(atExit.begin(), atExit.end(), [&](Var *a, Var *b) {
+    if (pushClass(a) != pushClass(b))
+      return pushClass(a) < pushClass(b);
+    return lastWrite[a] > lastWrite[b];
+  });
+
   std::string activity;
   for (size_t i = 0; i < h.params.size(); ++i)
     if (key.active[i])
@@ -508,10 +535,12 @@ const CallVariant *ReverseMode::Impl::variant(const CallVariantKey &key) {
                       (activity.empty() ? std::string("no argument") : activity) +
                       (key.resultActive ? " and its result" : "");
 
-  hoistPushes(sweeps.forward);
   std::vector<StmtRef> fcode = sweeps.forward;
   for (Var *v : atExit)
     fcode.push_back(pushVar(v));
+  // Pushes go up to where their values are ready, those at exit too: a
+  // value kept to the end of the sweep is live across every call there.
+  hoistPushes(fcode);
   if (h.result)
     fcode.push_back(returnStmt(varRef(h.result)));
   dropUnreadLocals({&fcode});

@@ -955,6 +955,13 @@ SweepBuilder::Sweeps SweepBuilder::sweepCountedLoop(const StmtRef &s, Sweeps inn
   }
   if (initPushed)
     out.rev.push_back(assign(varRef(i), tapePop(it)));
+  // A loop whose iterations push the same bytes reserves its tape (on the
+  // host: a thread's tape on the device has a fixed size).
+  if (!options_.device && (known || again))
+    reservations_.reserve(loop, rloop,
+                          known ? intLit(*known, i64)
+                                : tripCountExpr(s, literalStart ? firstValue : start),
+                          tripCount, out.fwd, out.rev);
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include "analysis/ToBeRecorded.h"
 #include "planner/Planner.h"
 #include "transform/Derivatives.h"
+#include "transform/ReservedTape.h"
 
 #include <functional>
 #include <map>
@@ -207,6 +208,7 @@ private:
   // (store-all's, the forward and the reverse phase's, and a probe's).
   static constexpr std::size_t kPlannedLevels = 3;
   std::map<const StmtNode *, Var *> sites_;
+  TapeReservations reservations_;
   mutable std::map<const StmtNode *, VarSet> liveAtLoops_; // loop -> live at body entry
   /// The caller's buffers the loops not inside others write, each analysed
   /// once (analysis/RowWrites.h); for kernels, not on the device nor under

@@ -31,10 +31,13 @@ double k(const double *W, const double *x, int T) {
 }
 
 // The push of z[r] moves above the product loop and the accumulator's
-// first assignment: the loop runs without a call in it.
+// first assignment: the loop runs without a call in it. Every iteration of
+// the loop over r pushes 8 bytes: it reserves its 32 before it runs
+// (transform/ReservedTape.cpp), and pushes without checks.
 // CHECK-LABEL: double k_grad(
-// CHECK: for (int r = 0; r < 4; ++r) {
-// CHECK-NEXT: cgp_tape.push(z[r]);
+// CHECK: cgp_tape.reserve(32);
+// CHECK-NEXT: for (int r = 0; r < 4; ++r) {
+// CHECK-NEXT: cgp_tape.pushReserved(z[r]);
 // CHECK-NEXT: acc = x[t];
 // CHECK: for (int c = 0; c < 4; ++c) {
 // CHECK-NEXT: acc += W[r * 4 + c] * h[c];
@@ -52,3 +55,9 @@ double k(const double *W, const double *x, int T) {
 // CHECK-NEXT: m = t % 4;
 // CHECK-NEXT: cgp_tape.push(h[m]);
 // CHECK-NEXT: h[m] = h[m] * 0.5 + z[m];
+// The loop over t calls sq's forward sweep, which pushes: its own pushes
+// stay checked. The reverse of the loop over r pops without checks.
+// CHECK: cgp_tape.exposeReserved(32);
+// CHECK-NEXT: for (int r = 3; r >= 0; --r) {
+// CHECK-NOT: cgp_tape.pop{{(Reserved)?}}<
+// CHECK: z[r] = cgp_tape.popReserved<double>();

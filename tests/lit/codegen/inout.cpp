@@ -34,7 +34,7 @@ void k(double *h, int n, int steps) {
 // The local array needs no redo log: a second variant.
 // CHECK-LABEL: static inline void squash_rev_2(double *v, int n, double *d_v) {
 // CHECK-NOT: cgp_redo
-// CHECK: v[i] = cgp_tape.pop<double>();
+// CHECK: v[i] = cgp_tape.popReserved<double>();
 // CHECK-LABEL: void k_grad(double *__restrict h, int n, int steps, double *__restrict d_h) {
 // CHECK: cgp::rt::Tape &cgp_redo = cgp::rt::Tape::redo();
 // CHECK-NEXT: const std::size_t cgp_redo_mark = cgp_redo.bytes();

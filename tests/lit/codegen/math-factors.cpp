@@ -34,23 +34,23 @@ double forced(const double *p, const double *ts, int n) {
 // EXPLAIN-NOT: sin_value
 
 // CHECK-LABEL: double forced_grad(
-// CHECK: cgp_tape.push(cos_value);
-// CHECK-NEXT: cgp_tape.push(log_value);
+// CHECK: cgp_tape.pushReserved(cos_value);
+// CHECK-NEXT: cgp_tape.pushReserved(log_value);
 // CHECK: cos_value = std::cos(p[1] * t);
 // CHECK-NEXT: log_value = std::log(t + p[2]);
 // CHECK-NEXT: s += *p * cos_value + log_value / p[3];
 // CHECK-NEXT: s += *p * std::exp(-t * p[1]);
 // CHECK-NEXT: s += t > 0.5 ? p[2] * std::sin(t) : 0.0;
-// CHECK-NEXT: cgp_tape.push(s);
+// CHECK-NEXT: cgp_tape.pushReserved(s);
 // CHECK-NEXT: s = std::sin(s);
 // The reverse sweep reads the stored values for the other factors'
 // adjoints and calls only what the calls' own derivatives need.
 // CHECK: *d_p += d_s * cos_value;
 // CHECK-NEXT: d_cos_value += *p * d_s;
 // CHECK: d_p[3] += -(quotient_adj * log_value * reciprocal);
-// CHECK: log_value = cgp_tape.pop<double>();
+// CHECK: log_value = cgp_tape.popReserved<double>();
 // CHECK: d_p[2] += d_log_value / (t + p[2]);
-// CHECK: cos_value = cgp_tape.pop<double>();
+// CHECK: cos_value = cgp_tape.popReserved<double>();
 // CHECK-NEXT: d_p[1] += d_cos_value * -std::sin(p[1] * t) * t;
 // CHECK-NOT: std::cos(
 // CHECK: cgp::rt::endCall(

@@ -38,7 +38,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int N, int K) {
 // PLAN-NEXT: loaded again, not stored: the reverse sweep repeats `As[threadIdx.y][threadIdx.x] = A[row * K + t * ::TILE + threadIdx.x]` of the iteration before
 // PLAN: Bs (line 27, float, 0 B): RELOAD
 // CHECK-LABEL: __global__ void matmul_grad(
-// CHECK-NOT: cgp_tape.push(As
+// CHECK-NOT: cgp_tape.push{{(Reserved)?}}(As
 // CHECK: reverse of the loop over t
 // CHECK: __syncthreads();
 // CHECK: __syncthreads();

@@ -34,14 +34,14 @@ double gates(const double *W, const double *xs, int T) {
 }
 
 // CGP: for (int i = 0; i < ::N; ++i) {
-// CGP-NOT: cgp_tape.push(g);
+// CGP-NOT: cgp_tape.push{{(Reserved)?}}(g);
 // CGP: g = std::tanh(z);
 // CGP: // recompute g (the plan keeps it off the tape)
 // CGP-NEXT: g = std::tanh(z);
 // Pushes stand as early as their values are final (EarlyPushes): both
 // before the product loop.
-// STORE: cgp_tape.push(g);
-// STORE-NEXT: cgp_tape.push(h[i]);
+// STORE: cgp_tape.pushReserved(g);
+// STORE-NEXT: cgp_tape.pushReserved(h[i]);
 // STORE-NEXT: z = xs[t];
 // STORE: g = std::tanh(z);
 // STORE-NEXT: h[i] = g * h[i] + g;

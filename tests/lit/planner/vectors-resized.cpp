@@ -20,7 +20,7 @@
 // CHECK: loop over s (line [[#@LINE+9]], {{.*}}): tape every iteration if that fits the memory budget, else binomial checkpointing of its state
 // CHECK-NEXT: chosen at run time; state: trail.size(), pos
 // CODE-LABEL: double history_grad(
-// CODE-NOT: cgp_tape.push(trail[
+// CODE-NOT: cgp_tape.push{{(Reserved)?}}(trail[
 // CODE: double wave_grad(
 CGP_GRAD(x)
 double history(const double *x, int n, int steps) {
