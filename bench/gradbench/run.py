@@ -61,8 +61,7 @@ def uniform_rows(rng, rows, cols, lo=0.0, hi=1.0):
     return [[rng.uniform(lo, hi) for _ in range(cols)] for _ in range(rows)]
 
 
-def gen_gmm(rng):
-    d, k, n = 3, 4, 20
+def gen_gmm(rng, d=3, k=4, n=20):
     return {
         "d": d, "k": k, "n": n,
         "alpha": [rng.gauss(0, 1) for _ in range(k)],
@@ -177,16 +176,16 @@ def gen_det(rng):
     return {"A": [rng.random() for _ in range(ell * ell)], "ell": ell}
 
 
-def gen_llsq(rng):
-    return {"x": [rng.random() for _ in range(8)], "n": 64}
+def gen_llsq(rng, m=8, n=64):
+    return {"x": [rng.random() for _ in range(m)], "n": n}
 
 
-def gen_lse(rng):
-    return {"x": [rng.random() for _ in range(64)]}
+def gen_lse(rng, n=64):
+    return {"x": [rng.random() for _ in range(n)]}
 
 
-def gen_kmeans(rng):
-    return {"points": uniform_rows(rng, 50, 3), "centroids": uniform_rows(rng, 4, 3)}
+def gen_kmeans(rng, k=4, n=50, d=3):
+    return {"points": uniform_rows(rng, n, d), "centroids": uniform_rows(rng, k, d)}
 
 
 def gen_particle(rng):
@@ -198,6 +197,16 @@ def gen_saddle(rng):
 
 
 GENERATORS = {name: globals()["gen_" + name] for name in EVALS}
+
+# --large: the timed runs take the sizes of GradBench's default inputs for
+# the evals whose inputs this script can write at those sizes (ba's come
+# from a data file, ht's and lstm's from the hand and text models).
+LARGE = {
+    "gmm": lambda rng: gen_gmm(rng, d=10, k=25, n=1000),
+    "llsq": lambda rng: gen_llsq(rng, m=128, n=4096),
+    "lse": lambda rng: gen_lse(rng, n=160000),
+    "kmeans": lambda rng: gen_kmeans(rng, k=100, n=1000, d=8),
+}
 
 
 # ---------------------------------------------------------------- building
@@ -293,11 +302,13 @@ def fmt_err(err, note):
     return "%.1e %s" % (err, mark)
 
 
-def timing(exe, input_file, prim_fn, grad_fn, runs, timeout):
-    """Median gradient / primal time ratio, and the median gradient time."""
-    with open(input_file) as f:
-        data = json.load(f)
-    data["min_runs"] = runs
+def timing(exe, input_file, prim_fn, grad_fn, runs, timeout, data=None):
+    """Median gradient / primal time ratio, and the median gradient time,
+    on `data` (default: the input file's)."""
+    if data is None:
+        with open(input_file) as f:
+            data = json.load(f)
+    data = dict(data, min_runs=runs)
     timed = input_file.replace(".json", ".timed.json")
     with open(timed, "w") as f:
         json.dump(data, f)
@@ -328,6 +339,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=300,
                     help="seconds allowed to one tool run")
     ap.add_argument("--strategy", help="passed to cgp-ad as --strategy=...")
+    ap.add_argument("--large", action="store_true",
+                    help="time gmm, llsq, lse and kmeans on GradBench's default sizes "
+                    "(not the finite-difference tool, which would take minutes)")
     ap.add_argument("evals", nargs="*", help="evals to run (default: all 11)")
     args = ap.parse_args()
 
@@ -440,12 +454,14 @@ def main():
                              % (name, err))
 
         # 4. Timings: gradient / primal medians, each tool on its own primal.
+        large = LARGE[name](random.Random(31337)) if args.large and name in LARGE else None
+        res["timed_large"] = large is not None
         for key, exe in exes.items():
-            if key not in outputs:
+            if key not in outputs or (large is not None and key == "finite"):
                 continue
             try:
                 ratio, gns = timing(exe, input_file, prim_fn, grad_fn, args.runs,
-                                    args.timeout)
+                                    args.timeout, large)
                 res["ratio_" + key] = ratio
                 res["grad_ns_" + key] = gns
             except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
@@ -472,7 +488,7 @@ def main():
         else:
             d = "no [%d]" % (i + 1)
             footnotes.append("[%d] %s: %s" % (i + 1, r["eval"], r["error"]))
-        line = [r["eval"], d,
+        line = [r["eval"] + (" (default size)" if r.get("timed_large") else ""), d,
                 fmt_err(r.get("err_vs_finite"), r.get("err_vs_finite_note")),
                 fmt_err(r.get("err_vs_manual"), r.get("err_vs_manual_note")),
                 ratio(r, "cgp")]
@@ -489,7 +505,9 @@ def main():
     print()
     print("vs finite / vs manual: largest |cgp - ref| / max(1, |ref|) over the "
           "output (ok below %g); g/p: median gradient / primal evaluate time "
-          "(particle, saddle: median time of the fr function, no primal)." % TOLERANCE)
+          "(particle, saddle: median time of the fr function, no primal); "
+          "(default size): timed on GradBench's default sizes (--large), the "
+          "finite-difference tool not timed." % TOLERANCE)
     print("differentiates: %d of %d" % (sum(r["differentiates"] for r in rows), len(rows)))
     for n in footnotes + notes:
         print(n)

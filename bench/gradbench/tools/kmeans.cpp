@@ -1,10 +1,14 @@
 // cgp-ad tool for GradBench's kmeans eval: the Newton direction J/H, where J is
 // the gradient of the k-means cost with respect to the centroids (one reverse
 // sweep of the gradient cgp-ad generates for kmeans_cost below) and H is the
-// diagonal of its Hessian. cgp-ad is reverse mode only within one pass, so H
-// is taken by central differences of that generated gradient (exact up to
-// rounding here: the cost is piecewise quadratic, its gradient piecewise
-// linear). This is the one place the tool is not pure AD; see README.md.
+// diagonal of its Hessian. The Hessian is diagonal (each coordinate of a
+// centroid meets only its own square), so its diagonal is H times a vector of
+// ones, a Hessian-vector product, as GradBench's Enzyme tool computes it
+// (forward over reverse). cgp-ad is reverse mode only within one pass, so the
+// product is taken by central differences of the generated gradient along
+// that vector: two more gradients, exact up to rounding here (the cost is
+// piecewise quadratic, its gradient piecewise linear). This is the one place
+// the tool is not pure AD; see README.md.
 
 #include "gradbench/evals/kmeans.hpp"
 #include "gradbench/main.hpp"
@@ -40,17 +44,21 @@ public:
     kmeans_cost_grad(n, k, d, _input.points.data(), _input.centroids.data(),
                      J.data());
     output.dir.resize(kd);
+    // H 1 = (J(c + h 1) - J(c - h 1)) / 2h.
+    const double h = 1e-4 * std::max(1.0, *std::max_element(
+                                              _input.centroids.begin(), _input.centroids.end(),
+                                              [](double a, double b) {
+                                                return std::abs(a) < std::abs(b);
+                                              }));
+    std::fill(_gp.begin(), _gp.end(), 0.0);
+    std::fill(_gm.begin(), _gm.end(), 0.0);
+    for (size_t i = 0; i < kd; i++)
+      _c[i] = _input.centroids[i] + h;
+    kmeans_cost_grad(n, k, d, _input.points.data(), _c.data(), _gp.data());
+    for (size_t i = 0; i < kd; i++)
+      _c[i] = _input.centroids[i] - h;
+    kmeans_cost_grad(n, k, d, _input.points.data(), _c.data(), _gm.data());
     for (size_t i = 0; i < kd; i++) {
-      // H[i][i] = dJ[i]/dc[i], by central differences of the AD gradient.
-      const double c0 = _input.centroids[i];
-      const double h  = 1e-4 * std::max(1.0, std::abs(c0));
-      std::fill(_gp.begin(), _gp.end(), 0.0);
-      std::fill(_gm.begin(), _gm.end(), 0.0);
-      _c[i] = c0 + h;
-      kmeans_cost_grad(n, k, d, _input.points.data(), _c.data(), _gp.data());
-      _c[i] = c0 - h;
-      kmeans_cost_grad(n, k, d, _input.points.data(), _c.data(), _gm.data());
-      _c[i]          = c0;
       const double H = (_gp[i] - _gm[i]) / (2 * h);
       output.dir[i]  = J[i] / H;
     }
