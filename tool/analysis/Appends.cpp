@@ -34,9 +34,62 @@ bool lastElement(const ExprRef &lhs, const Var *size) {
          one->intValue == 1;
 }
 
+/// The count of a vector of structs that `value` sizes a column from:
+/// `count`, or `count * width` for a member of `width` numbers (an array).
+/// Null for other values.
+const Var *countOf(const ExprRef &value, int64_t &width) {
+  ExprRef v = withoutCasts(value);
+  width = 1;
+  if (v && v->kind == ExprKind::Binary && v->binaryOp == BinaryOp::Mul) {
+    ExprRef w = withoutCasts(v->operands[1]);
+    if (!w || w->kind != ExprKind::IntLit || w->intValue <= 0)
+      return nullptr;
+    width = w->intValue;
+    v = withoutCasts(v->operands[0]);
+  }
+  return v && v->kind == ExprKind::VarRef ? v->var : nullptr;
+}
+
+/// Where `lhs` writes in the last element of a column of `width` numbers
+/// per element: j for `v[(count - 1) * width + j]` (`v[count - 1]` when the
+/// width is 1), 0 <= j < width; -1 elsewhere.
+int64_t lastRow(const ExprRef &lhs, const Var *count, int64_t width) {
+  if (width == 1)
+    return lastElement(lhs, count) ? 0 : -1;
+  if (lhs->kind != ExprKind::Index || lhs->operands.size() != 1)
+    return -1;
+  ExprRef i = withoutCasts(lhs->operands[0]);
+  int64_t at = 0;
+  if (i && i->kind == ExprKind::Binary && i->binaryOp == BinaryOp::Add) {
+    ExprRef j = withoutCasts(i->operands[1]);
+    if (!j || j->kind != ExprKind::IntLit || j->intValue < 0 || j->intValue >= width)
+      return -1;
+    at = j->intValue;
+    i = withoutCasts(i->operands[0]);
+  }
+  if (!i || i->kind != ExprKind::Binary || i->binaryOp != BinaryOp::Mul)
+    return -1;
+  ExprRef w = withoutCasts(i->operands[1]);
+  if (!w || w->kind != ExprKind::IntLit || w->intValue != width)
+    return -1;
+  auto row = std::make_shared<ExprNode>(ExprKind::Index, lhs->type);
+  row->var = lhs->var;
+  row->operands = {i->operands[0]};
+  return lastElement(row, count) ? at : -1;
+}
+
+/// The count a column's size follows, and the column's width.
+struct Follow {
+  const Var *count = nullptr;
+  int64_t width = 1;
+};
+
 class AppendFinder {
 public:
-  explicit AppendFinder(const Var *vector) : vector_(vector), size_(vector->sizeVar) {}
+  /// `count`: the integer the size follows (`size = count` after `++count`,
+  /// a vector of structs' column), or null.
+  AppendFinder(const Var *vector, Follow follow)
+      : vector_(vector), size_(vector->sizeVar), count_(follow.count), width_(follow.width) {}
 
   bool holds(const StmtRef &loop) {
     visit(loop->body, false);
@@ -46,7 +99,9 @@ public:
 
 private:
   /// Visits `s`, run after the size grew (`grown`) or not; returns whether
-  /// it has grown once `s` has run.
+  /// it has grown once `s` has run. With a count, the count grows and the
+  /// size takes its value: `grown` says the count grew, and the size
+  /// followed it since (`followed_`).
   bool visit(const StmtRef &s, bool grown) {
     if (!s || !holds_)
       return grown;
@@ -56,15 +111,28 @@ private:
         grown = visit(c, grown);
       return grown;
     case StmtKind::Assign:
+      if (count_ && s->lhs->var == count_) {
+        holds_ = s->assignOp == AssignOp::Add && positiveConstant(s->value);
+        followed_ = false;
+        return true;
+      }
       if (s->lhs->var == size_) {
+        if (count_) {
+          int64_t width = 0;
+          holds_ = grown && s->assignOp == AssignOp::Set && countOf(s->value, width) == count_ &&
+                   width == width_;
+          followed_ = true;
+          return grown;
+        }
         holds_ = s->assignOp == AssignOp::Add && positiveConstant(s->value);
         return true;
       }
       if (s->lhs->var == vector_)
-        holds_ = grown && lastElement(s->lhs, size_);
+        holds_ = grown && (count_ ? followed_ && lastRow(s->lhs, count_, width_) >= 0
+                                  : lastElement(s->lhs, size_));
       return grown;
     case StmtKind::Decl:
-      holds_ = s->var != size_ && s->var != vector_;
+      holds_ = s->var != size_ && s->var != vector_ && s->var != count_;
       return grown;
     default: // growth inside a branch or a loop may not happen
       forEachChild(s, [&](const StmtRef &c) { visit(c, grown); });
@@ -74,8 +142,82 @@ private:
 
   const Var *vector_;
   const Var *size_;
+  const Var *count_;
+  int64_t width_;
   bool holds_ = true;
+  bool followed_ = false;
 };
+
+/// The integer a std::vector local's size follows in `loop` (`size = c`
+/// or `size = c * width`, the column of a vector of structs taking its
+/// count), when in the whole of `f` the size is only ever set from that
+/// integer (with that width) or to 0, and the integer is unsigned and, each
+/// time it is set otherwise than grown, is followed by the size in the same
+/// list of statements before any loop: the size is then at most the count
+/// times the width wherever a loop starts. No count otherwise.
+Follow followedCount(const Function &f, const StmtRef &loop, const Var *size) {
+  Follow follow;
+  forEachStmt(loop, [&](const StmtRef &n) {
+    if (n->kind == StmtKind::Assign && n->lhs->var == size && n->assignOp == AssignOp::Set) {
+      int64_t width = 0;
+      if (const Var *c = countOf(n->value, width)) {
+        follow.count = c;
+        follow.width = width;
+      }
+    }
+  });
+  const Var *count = follow.count;
+  if (!count || count->elem.kind != ScalarType::Integer ||
+      count->elem.spelling.find("unsigned") == std::string::npos || !count->isScalar())
+    return Follow{};
+  bool follows = true;
+  auto isZero = [](const ExprRef &e) {
+    ExprRef v = withoutCasts(e);
+    return v && v->kind == ExprKind::IntLit && v->intValue == 0;
+  };
+  auto setsSizeFromCount = [&](const StmtRef &n) {
+    if (n->kind != StmtKind::Assign || n->lhs->var != size || n->assignOp != AssignOp::Set)
+      return false;
+    int64_t width = 0;
+    return countOf(n->value, width) == count && width == follow.width;
+  };
+  auto checkList = [&](const std::vector<StmtRef> &list) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      const StmtRef &n = list[i];
+      if (!n || n->kind != StmtKind::Assign || n->lhs->var != count ||
+          (n->assignOp == AssignOp::Add && positiveConstant(n->value)))
+        continue;
+      // The count set (cleared, resized): the size must follow before a
+      // loop (set to 0 with it, where the count is set to 0).
+      const bool zeroed = n->assignOp == AssignOp::Set && isZero(n->value);
+      bool followed = false;
+      for (size_t j = i + 1; j < list.size() && !followed; ++j) {
+        const StmtRef &m = list[j];
+        if (!m || m->kind == StmtKind::For || m->kind == StmtKind::While ||
+            m->kind == StmtKind::DoWhile)
+          break;
+        followed = setsSizeFromCount(m) ||
+                   (zeroed && m->kind == StmtKind::Assign && m->lhs->var == size &&
+                    m->assignOp == AssignOp::Set && isZero(m->value));
+      }
+      follows &= followed;
+    }
+  };
+  forEachStmt(f.body, [&](const StmtRef &n) {
+    checkList(n->stmts);
+    for (const SwitchCase &c : n->cases)
+      checkList(c.body);
+    if (n->kind == StmtKind::Assign && n->lhs->var == size)
+      follows &= setsSizeFromCount(n) || (n->assignOp == AssignOp::Set && isZero(n->value));
+    if (n->kind == StmtKind::Decl && n->var == size)
+      follows &= !n->value || isZero(n->value);
+    for (const ExprRef &e : ownExprs(n))
+      forEachExpr(e, [&](const ExprRef &x) {
+        follows &= !(x->kind == ExprKind::Address && (x->var == size || x->var == count));
+      });
+  });
+  return follows ? follow : Follow{};
+}
 
 /// Whether `s` (with what it holds) mentions `v`.
 bool stmtMentions(const StmtRef &s, const Var *v) {
@@ -147,7 +289,11 @@ private:
 /// written first after a growth, and whether its size ever shrinks.
 class FreshFinder {
 public:
-  explicit FreshFinder(const Var *vector) : vector_(vector), size_(vector->sizeVar) {}
+  /// `follow`: the count the size follows (a column of a vector of
+  /// structs), if any: then it is the count that grows, and the numbers
+  /// written are those of the last element, `v[(count - 1) * width + j]`.
+  FreshFinder(const Var *vector, Follow follow)
+      : vector_(vector), size_(vector->sizeVar), count_(follow.count), width_(follow.width) {}
 
   /// The fresh writes, or none if the vector may shrink.
   std::vector<const StmtNode *> find(const StmtRef &body) {
@@ -167,20 +313,39 @@ private:
         freshLast = visit(c, freshLast, nested);
       return freshLast;
     }
-    if (s->kind == StmtKind::Assign && s->lhs->var == size_) {
-      if (s->assignOp == AssignOp::Add && positiveConstant(s->value))
+    const Var *grows = count_ ? count_ : size_;
+    if (s->kind == StmtKind::Assign && count_ && s->lhs->var == size_) {
+      // The column takes the count: it follows it, whatever it grew by.
+      int64_t width = 0;
+      if (s->assignOp == AssignOp::Set && countOf(s->value, width) == count_ && width == width_)
+        return freshLast;
+      shrinks_ = s->assignOp != AssignOp::Set || nested || written_;
+      return false;
+    }
+    if (s->kind == StmtKind::Assign && s->lhs->var == grows) {
+      if (s->assignOp == AssignOp::Add && positiveConstant(s->value)) {
+        rowWritten_.clear();
         return true;
+      }
       // Set where it is declared: before any element is written.
       shrinks_ = s->assignOp != AssignOp::Set || nested || written_;
       return false;
     }
     if (s->kind == StmtKind::Assign && s->lhs->var == vector_) {
       written_ = true;
+      if (count_) {
+        // Each number of the new element is fresh until written once.
+        const int64_t at = lastRow(s->lhs, count_, width_);
+        const bool first = at >= 0 && rowWritten_.insert(at).second;
+        if (freshLast && first && s->assignOp == AssignOp::Set)
+          fresh_.push_back(s.get());
+        return freshLast && first && width_ > 1;
+      }
       if (freshLast && s->assignOp == AssignOp::Set && lastElement(s->lhs, size_))
         fresh_.push_back(s.get());
       return false;
     }
-    if (s->kind == StmtKind::Decl && (s->var == size_ || s->var == vector_)) {
+    if (s->kind == StmtKind::Decl && (s->var == size_ || s->var == vector_ || s->var == count_)) {
       shrinks_ = nested || written_;
       return false;
     }
@@ -198,6 +363,9 @@ private:
 
   const Var *vector_;
   const Var *size_;
+  const Var *count_;
+  int64_t width_;
+  std::set<int64_t> rowWritten_; // numbers of the last element written since it grew
   bool shrinks_ = false, written_ = false;
   std::vector<const StmtNode *> fresh_;
 };
@@ -294,9 +462,10 @@ std::set<const StmtNode *> freshElementWrites(const Function &f) {
       vectors.insert(s->lhs->var);
   });
   std::set<const StmtNode *> fresh;
-  for (const Var *v : vectors)
-    for (const StmtNode *s : FreshFinder(v).find(f.body))
+  for (const Var *v : vectors) {
+    for (const StmtNode *s : FreshFinder(v, followedCount(f, f.body, v->sizeVar)).find(f.body))
       fresh.insert(s);
+  }
   return fresh;
 }
 
@@ -304,8 +473,13 @@ bool clearedFirst(const StmtRef &loop, const Var *vector) {
   return vector->sizeVar && ClearFinder(vector).holds(loop->body);
 }
 
-bool onlyAppends(const StmtRef &loop, const Var *vector) {
-  return vector->sizeVar && AppendFinder(vector).holds(loop);
+bool onlyAppends(const StmtRef &loop, const Var *vector, const Function *f) {
+  if (!vector->sizeVar)
+    return false;
+  if (AppendFinder(vector, Follow{}).holds(loop))
+    return true;
+  const Follow follow = f ? followedCount(*f, loop, vector->sizeVar) : Follow{};
+  return follow.count && AppendFinder(vector, follow).holds(loop);
 }
 
 } // namespace cgp

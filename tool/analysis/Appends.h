@@ -13,7 +13,10 @@
 // positive constant (`size += 1`), and every element the loop assigns is
 // `v[size - 1]` after such a growth earlier in the same block (or a block
 // around it), so at an index the vector did not have at the iteration's
-// entry. Sizes that shrink or are set (pop_back, resize, clear, assign) and
+// entry. A column of a vector of structs grows with the vector's count
+// (`++count; col_size = count;`, then `col[count - 1] = ...`): the same
+// proof on the count, once the whole function shows that the column's size
+// is never more than the count where a loop starts. Sizes that shrink or are set (pop_back, resize, clear, assign) and
 // any other element written fail the proof.
 //
 // A loop that empties the vector first at every iteration (`v.clear()`,
@@ -43,8 +46,12 @@ namespace cgp {
 
 /// Whether the iterations of `loop` (its body and step) change the
 /// std::vector local `vector` (a Var that owns its storage) only by
-/// appending elements to it. Writes through calls are not seen here.
-bool onlyAppends(const StmtRef &loop, const Var *vector);
+/// appending elements to it. Writes through calls are not seen here. With
+/// `f`, the function holding the loop, a size that follows a count (a
+/// column of a vector of structs: `++count; col_size = count;` then
+/// `col[count - 1] = ...`) counts too, when in the whole of `f` the size is
+/// never more than the count where a loop starts.
+bool onlyAppends(const StmtRef &loop, const Var *vector, const Function *f = nullptr);
 
 /// Whether every iteration of `loop` leaves the std::vector local `vector`
 /// at most as long as it found it: its size is set only from values known

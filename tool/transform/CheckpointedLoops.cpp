@@ -272,7 +272,7 @@ bool SweepBuilder::loopState(const StmtRef &s, const Var *index,
       // tapes them.
       if (written.count(v->sizeVar)) {
         if (!writtenByCall.count(v) && !taped.count(v) &&
-            (onlyAppends(s, v) || clearedFirst(s, v)))
+            (onlyAppends(s, v, &f_) || clearedFirst(s, v)))
           continue;
         // One that never grows past its size at the loop's entry: those
         // elements, a span of it, with its size.
@@ -402,7 +402,7 @@ bool SweepBuilder::addReplayInputs() {
     // elements it had: they are read as if the loop did not write them.
     auto replayReads = [&](const Var *v) {
       return !written.count(v) || (v->ownsStorage && v->origin == Var::Local &&
-                                   !unused.count(v) && onlyAppends(s, v));
+                                   !unused.count(v) && onlyAppends(s, v, &f_));
     };
     VarSet &atEnd = reads_[s.get()];
     for (Var *v : read)
