@@ -76,6 +76,21 @@ template <class U> struct TypedSlot {
 template <> struct Slot<8> : TypedSlot<std::uint64_t> {};
 template <> struct Slot<4> : TypedSlot<std::uint32_t> {};
 #endif
+
+/// Writes `value` at `at` (a typed store where Slot has one), and reads it
+/// back.
+template <class T> void storeValue(unsigned char *at, const T &value) {
+  if constexpr (Slot<sizeof(T)>::typed)
+    Slot<sizeof(T)>::store(at, &value);
+  else
+    std::memcpy(at, &value, sizeof(T));
+}
+template <class T> void loadValue(const unsigned char *at, T &value) {
+  if constexpr (Slot<sizeof(T)>::typed)
+    Slot<sizeof(T)>::load(at, &value);
+  else
+    std::memcpy(&value, at, sizeof(T));
+}
 } // namespace detail
 
 class Tape {
@@ -122,10 +137,7 @@ public:
     static_assert(std::is_trivially_copyable<T>::value,
                   "only trivially copyable values go on the tape");
     CGP_RT_ASSERT(static_cast<std::size_t>(end_ - top_) >= sizeof(T));
-    if constexpr (detail::Slot<sizeof(T)>::typed)
-      detail::Slot<sizeof(T)>::store(top_, &value);
-    else
-      std::memcpy(top_, &value, sizeof(T));
+    detail::storeValue(top_, value);
     top_ += sizeof(T);
   }
   /// Before the reverse of a loop that reserved `size` bytes: brings the
@@ -140,10 +152,7 @@ public:
     CGP_RT_ASSERT(static_cast<std::size_t>(top_ - begin_) >= sizeof(T));
     T value;
     top_ -= sizeof(T);
-    if constexpr (detail::Slot<sizeof(T)>::typed)
-      detail::Slot<sizeof(T)>::load(top_, &value);
-    else
-      std::memcpy(&value, top_, sizeof(T));
+    detail::loadValue(top_, value);
     return value;
   }
 
@@ -172,10 +181,7 @@ public:
     if (CGP_RT_UNLIKELY(top_ == begin_))
       previousChunk();
     top_ -= sizeof(T);
-    if constexpr (detail::Slot<sizeof(T)>::typed)
-      detail::Slot<sizeof(T)>::load(top_, &value);
-    else
-      std::memcpy(&value, top_, sizeof(T));
+    detail::loadValue(top_, value);
   }
 
   /// Pops what push(const Buffer<T>&) pushed, sizing `values` for it.

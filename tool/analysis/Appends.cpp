@@ -22,16 +22,26 @@ bool positiveConstant(const ExprRef &e) {
   return c && c->kind == ExprKind::IntLit && c->intValue > 0;
 }
 
-/// `v[size - 1]`: the last element.
-bool lastElement(const ExprRef &lhs, const Var *size) {
-  if (lhs->kind != ExprKind::Index || lhs->operands.size() != 1)
-    return false;
-  ExprRef i = withoutCasts(lhs->operands[0]);
+/// 0, also converted.
+bool zeroLiteral(const ExprRef &e) {
+  ExprRef v = withoutCasts(e);
+  return v && v->kind == ExprKind::IntLit && v->intValue == 0;
+}
+
+/// `size - 1`, also converted.
+bool lastIndex(const ExprRef &index, const Var *size) {
+  ExprRef i = withoutCasts(index);
   if (!i || i->kind != ExprKind::Binary || i->binaryOp != BinaryOp::Sub)
     return false;
   ExprRef last = withoutCasts(i->operands[0]), one = withoutCasts(i->operands[1]);
   return last->kind == ExprKind::VarRef && last->var == size && one->kind == ExprKind::IntLit &&
          one->intValue == 1;
+}
+
+/// `v[size - 1]`: the last element.
+bool lastElement(const ExprRef &lhs, const Var *size) {
+  return lhs->kind == ExprKind::Index && lhs->operands.size() == 1 &&
+         lastIndex(lhs->operands[0], size);
 }
 
 /// The count of a vector of structs that `value` sizes a column from:
@@ -72,10 +82,7 @@ int64_t lastRow(const ExprRef &lhs, const Var *count, int64_t width) {
   ExprRef w = withoutCasts(i->operands[1]);
   if (!w || w->kind != ExprKind::IntLit || w->intValue != width)
     return -1;
-  auto row = std::make_shared<ExprNode>(ExprKind::Index, lhs->type);
-  row->var = lhs->var;
-  row->operands = {i->operands[0]};
-  return lastElement(row, count) ? at : -1;
+  return lastIndex(i->operands[0], count) ? at : -1;
 }
 
 /// The count a column's size follows, and the column's width.
@@ -171,10 +178,6 @@ Follow followedCount(const Function &f, const StmtRef &loop, const Var *size) {
       count->elem.spelling.find("unsigned") == std::string::npos || !count->isScalar())
     return Follow{};
   bool follows = true;
-  auto isZero = [](const ExprRef &e) {
-    ExprRef v = withoutCasts(e);
-    return v && v->kind == ExprKind::IntLit && v->intValue == 0;
-  };
   auto setsSizeFromCount = [&](const StmtRef &n) {
     if (n->kind != StmtKind::Assign || n->lhs->var != size || n->assignOp != AssignOp::Set)
       return false;
@@ -189,7 +192,7 @@ Follow followedCount(const Function &f, const StmtRef &loop, const Var *size) {
         continue;
       // The count set (cleared, resized): the size must follow before a
       // loop (set to 0 with it, where the count is set to 0).
-      const bool zeroed = n->assignOp == AssignOp::Set && isZero(n->value);
+      const bool zeroed = n->assignOp == AssignOp::Set && zeroLiteral(n->value);
       bool followed = false;
       for (size_t j = i + 1; j < list.size() && !followed; ++j) {
         const StmtRef &m = list[j];
@@ -198,7 +201,7 @@ Follow followedCount(const Function &f, const StmtRef &loop, const Var *size) {
           break;
         followed = setsSizeFromCount(m) ||
                    (zeroed && m->kind == StmtKind::Assign && m->lhs->var == size &&
-                    m->assignOp == AssignOp::Set && isZero(m->value));
+                    m->assignOp == AssignOp::Set && zeroLiteral(m->value));
       }
       follows &= followed;
     }
@@ -208,9 +211,9 @@ Follow followedCount(const Function &f, const StmtRef &loop, const Var *size) {
     for (const SwitchCase &c : n->cases)
       checkList(c.body);
     if (n->kind == StmtKind::Assign && n->lhs->var == size)
-      follows &= setsSizeFromCount(n) || (n->assignOp == AssignOp::Set && isZero(n->value));
+      follows &= setsSizeFromCount(n) || (n->assignOp == AssignOp::Set && zeroLiteral(n->value));
     if (n->kind == StmtKind::Decl && n->var == size)
-      follows &= !n->value || isZero(n->value);
+      follows &= !n->value || zeroLiteral(n->value);
     for (const ExprRef &e : ownExprs(n))
       forEachExpr(e, [&](const ExprRef &x) {
         follows &= !(x->kind == ExprKind::Address && (x->var == size || x->var == count));
@@ -386,8 +389,7 @@ private:
   /// `value` is at most the size at the entry.
   bool bounded(const ExprRef &value) const {
     ExprRef v = withoutCasts(value);
-    return (v->kind == ExprKind::IntLit && v->intValue == 0) ||
-           (v->kind == ExprKind::VarRef && atMost_.count(v->var));
+    return zeroLiteral(v) || (v->kind == ExprKind::VarRef && atMost_.count(v->var));
   }
 
   /// `s` shrinks the size whatever it was (pop_back, clear).
@@ -396,7 +398,7 @@ private:
       return false;
     ExprRef v = withoutCasts(s->value);
     return (s->assignOp == AssignOp::Sub && positiveConstant(v)) ||
-           (s->assignOp == AssignOp::Set && v->kind == ExprKind::IntLit && v->intValue == 0);
+           (s->assignOp == AssignOp::Set && zeroLiteral(v));
   }
 
   void visit(const StmtRef &s) {

@@ -16,8 +16,9 @@
 // entry. A column of a vector of structs grows with the vector's count
 // (`++count; col_size = count;`, then `col[count - 1] = ...`): the same
 // proof on the count, once the whole function shows that the column's size
-// is never more than the count where a loop starts. Sizes that shrink or are set (pop_back, resize, clear, assign) and
-// any other element written fail the proof.
+// is never more than the count where a loop starts. Sizes that shrink or
+// are set (pop_back, resize, clear, assign) and any other element written
+// fail the proof.
 //
 // A loop that empties the vector first at every iteration (`v.clear()`,
 // then push_back) reads no element it had at the iteration's entry: its

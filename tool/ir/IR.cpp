@@ -436,6 +436,12 @@ bool isPure(const ExprRef &e) {
   return pure;
 }
 
+bool callsGeneratedCode(const ExprNode &x) {
+  return x.kind == ExprKind::Opaque && !x.calleeName.empty() &&
+         (x.callee || x.var || x.calleeName.rfind("cgp", 0) == 0 ||
+          x.calleeName.find("_fwd") != std::string::npos);
+}
+
 bool ordersOperands(const ExprNode &e) {
   return e.kind == ExprKind::Select ||
          (e.kind == ExprKind::Binary &&

@@ -682,6 +682,12 @@ bool sameExpr(const ExprRef &a, const ExprRef &b);
 /// runtime constant such as `threadIdx.x` is not one) and no tape pop.
 bool isPure(const ExprRef &e);
 
+/// True at a call (this node only) of code cgp-ad generated or of its
+/// runtime: a helper's sweep (`g_fwd`, `g_rev`), a method of a runtime
+/// object, `cgp_tape.`/`cgp::rt::` functions. Such a call may use the
+/// tape; a call of the user's own code does not.
+bool callsGeneratedCode(const ExprNode &x);
+
 /// True at a node that evaluates its operands in order, the later ones only
 /// sometimes: `&&`, `||`, `?:`. Only its first operand always runs.
 bool ordersOperands(const ExprNode &e);

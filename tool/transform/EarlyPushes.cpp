@@ -40,16 +40,6 @@ PushReads readsOf(const StmtRef &push) {
   return r;
 }
 
-/// A call of the user's own code in the forward sweep: a function without a
-/// body we see, or a helper called as written. Not the runtime (its objects,
-/// `cgp_tape`, `cgp::rt::`), not a helper's forward sweep.
-bool userCall(const ExprNode &x) {
-  if (x.kind == ExprKind::Call)
-    return true;
-  return x.kind == ExprKind::Opaque && !x.callee && !x.var && x.calleeName.rfind("cgp", 0) != 0 &&
-         x.calleeName.find("_fwd") == std::string::npos;
-}
-
 /// True if `e` may change what a push reading `reads` reads, or touch the tape.
 bool opaqueExpr(const ExprRef &e, const PushReads &reads) {
   bool found = false;
@@ -60,9 +50,12 @@ bool opaqueExpr(const ExprRef &e, const PushReads &reads) {
       bool givenPointer = false;
       for (const ExprRef &arg : x->operands)
         givenPointer |= arg->kind == ExprKind::Address || (arg->var && arg->var->isPointer());
+      // A runtime constant (threadIdx.x) is no call; a call of the user's
+      // own code (not cgp-ad's: callsGeneratedCode) is passed under the
+      // conditions at the top.
       bool runtimeConstant = x->kind == ExprKind::Opaque && x->calleeName.empty();
       if (!runtimeConstant &&
-          (!userCall(*x) || givenPointer || reads.memory || reads.globals))
+          (callsGeneratedCode(*x) || givenPointer || reads.memory || reads.globals))
         found = true;
     }
   });

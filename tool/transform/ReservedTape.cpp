@@ -21,12 +21,8 @@ namespace {
 bool touchesRuntime(const ExprRef &e) {
   bool touches = false;
   forEachExpr(e, [&](const ExprRef &x) {
-    if (x->kind == ExprKind::TapePop || x->kind == ExprKind::Member)
-      touches = true;
-    if (x->kind == ExprKind::Opaque && !x->calleeName.empty() &&
-        (x->callee || x->var || x->calleeName.rfind("cgp", 0) == 0 ||
-         x->calleeName.find("_fwd") != std::string::npos))
-      touches = true;
+    touches |= x->kind == ExprKind::TapePop || x->kind == ExprKind::Member ||
+               callsGeneratedCode(*x);
   });
   return touches;
 }
@@ -147,6 +143,11 @@ bool TapeReservations::isNestedReserve(const StmtRef &s) const {
                      [&](const auto &r) { return r.second.reserve == s; });
 }
 
+bool TapeReservations::isNestedExpose(const StmtRef &s) const {
+  return std::any_of(reserved_.begin(), reserved_.end(),
+                     [&](const auto &r) { return r.second.expose == s; });
+}
+
 void TapeReservations::reserve(const StmtRef &loop, const StmtRef &rloop, const ExprRef &trips,
                                const ExprRef &reverseTrips, std::vector<StmtRef> &fwd,
                                std::vector<StmtRef> &rev) {
@@ -157,16 +158,15 @@ void TapeReservations::reserve(const StmtRef &loop, const StmtRef &rloop, const 
       (per.constant == 0 && per.nested.empty()))
     return;
   // The reverse pops what the forward pushed and nothing else touches the
-  // tape there.
+  // tape there (a nested loop's exposeReserved goes away below).
   bool reverseClean = true;
   forEachStmt(rloop->body, [&](const StmtRef &n) {
     reverseClean &= n->kind != StmtKind::Push && n->kind != StmtKind::Raw;
+    if (isNestedExpose(n))
+      return;
     for (const ExprRef &e : ownExprs(n))
       forEachExpr(e, [&](const ExprRef &x) {
-        if (x->kind != ExprKind::TapePop && touchesRuntime(x) &&
-            !std::any_of(reserved_.begin(), reserved_.end(),
-                         [&](const auto &r) { return r.second.expose == n; }))
-          reverseClean = false;
+        reverseClean &= x->kind == ExprKind::TapePop || !touchesRuntime(x);
       });
   });
   if (!reverseClean)

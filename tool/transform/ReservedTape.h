@@ -58,8 +58,10 @@ private:
     std::vector<const StmtNode *> loops; // the nested reserved loops counted
   };
   bool bytesOf(const StmtRef &s, const std::set<const Var *> &changing, Bytes &out) const;
-  /// `s` is the reservation of a loop reserved earlier (nested in this one).
+  /// `s` is the reservation of a loop reserved earlier (nested in this
+  /// one), or its reverse's exposeReserved.
   bool isNestedReserve(const StmtRef &s) const;
+  bool isNestedExpose(const StmtRef &s) const;
 
   std::map<const StmtNode *, Reserved> reserved_; // by forward loop
 };
